@@ -1,0 +1,73 @@
+//! Turning C `(pointer, length)` pairs into slices, with every check that can
+//! be made: NULL, alignment, size, overlap. This and the `extern "C"`
+//! functions beside it are the only code that handles raw pointers.
+
+use core::mem::size_of;
+use core::slice;
+
+/// A caller's output: a buffer to fill, or NULL with capacity 0, meaning
+/// "only tell me the size".
+pub enum Output<'a, T> {
+    Measure,
+    Buffer(&'a mut [T]),
+}
+
+fn plausible<T>(ptr: *const T, len: usize) -> bool {
+    !ptr.is_null() && ptr.is_aligned() && len <= isize::MAX as usize / size_of::<T>()
+}
+
+/// `len` elements at `ptr` as a slice; `None` if no slice can describe them.
+///
+/// # Safety
+/// If `ptr` is not NULL and `len > 0`, the caller promises `len` readable
+/// elements there, not written to during the call.
+pub unsafe fn input<'a, T>(ptr: *const T, len: usize) -> Option<&'a [T]> {
+    if len == 0 {
+        return Some(&[]);
+    }
+    if !plausible(ptr, len) {
+        return None;
+    }
+    // SAFETY: non-NULL, aligned, at most isize::MAX bytes, and the caller
+    // promises `len` readable elements.
+    Some(unsafe { slice::from_raw_parts(ptr, len) })
+}
+
+/// The caller's output buffer, its capacity clamped to `most` (the largest
+/// output the call can produce), so that a generous capacity never describes
+/// memory beyond what the call may touch. `None` for NULL with a non-zero
+/// capacity, a misaligned pointer, or a buffer overlapping `src`.
+///
+/// # Safety
+/// If `ptr` is not NULL, the caller promises `cap` writable elements there.
+pub unsafe fn output<'a, T, S>(
+    ptr: *mut T,
+    cap: usize,
+    most: usize,
+    src: &[S],
+) -> Option<Output<'a, T>> {
+    if ptr.is_null() {
+        return (cap == 0).then_some(Output::Measure);
+    }
+    let len = cap.min(most);
+    if len == 0 {
+        return Some(Output::Buffer(&mut []));
+    }
+    if !plausible(ptr as *const T, len) || overlaps(ptr as usize, len * size_of::<T>(), src) {
+        return None;
+    }
+    // SAFETY: non-NULL, aligned, `len <= cap` elements which the caller
+    // promises are writable, at most isize::MAX bytes, and disjoint from
+    // `src`, the only other slice alive during the call.
+    Some(Output::Buffer(unsafe {
+        slice::from_raw_parts_mut(ptr, len)
+    }))
+}
+
+fn overlaps<S>(start: usize, bytes: usize, src: &[S]) -> bool {
+    let src_start = src.as_ptr() as usize;
+    let src_bytes = core::mem::size_of_val(src);
+    src_bytes != 0
+        && start < src_start.wrapping_add(src_bytes)
+        && src_start < start.wrapping_add(bytes)
+}

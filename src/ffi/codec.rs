@@ -1,0 +1,246 @@
+//! The codec entry points: validate, decode, encode, count, boundaries.
+
+use super::buffers::{input, output, Output};
+use super::types::{u8x_result, U8X_BAD_SIZE, U8X_MORE_INPUT};
+use crate::{EncodePolicy, Policy};
+
+/// Runs `f`, turning a panic (a bug in u8x) into `fallback` so that no unwind
+/// ever crosses into C.
+pub(super) fn guarded<R>(fallback: R, f: impl FnOnce() -> R) -> R {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or(fallback)
+}
+
+fn more_input(flags: u32) -> Option<bool> {
+    (flags & !U8X_MORE_INPUT == 0).then_some(flags & U8X_MORE_INPUT != 0)
+}
+
+fn decode_policy(policy: u32, replacement: u32) -> Option<Policy> {
+    Some(match policy {
+        0 => Policy::Strict,
+        1 => Policy::Replace(char::from_u32(replacement)?),
+        2 => Policy::Escape,
+        3 => Policy::Latin1,
+        4 => Policy::Cp1252,
+        _ => return None,
+    })
+}
+
+fn encode_policy(policy: u32, replacement: u32) -> Option<EncodePolicy> {
+    Some(match policy {
+        0 => EncodePolicy::Strict,
+        1 => EncodePolicy::Replace(char::from_u32(replacement)?),
+        2 => EncodePolicy::Escape,
+        _ => return None,
+    })
+}
+
+/// Checks that `src[0..src_len)` is well-formed UTF-8 (RFC 3629).
+///
+/// Returns `U8X_OK`; or `U8X_ILL_FORMED` with `read` = the offset of the first
+/// ill-formed sequence, `error` = its kind and `error_len` = the length of its
+/// maximal subpart; or, with `flags` = `U8X_MORE_INPUT` and a sequence cut by
+/// the end of the buffer, `U8X_INCOMPLETE` with `read` = where it starts.
+/// `flags` is 0 or `U8X_MORE_INPUT`. `src` may be NULL when `src_len` is 0.
+///
+/// # Safety
+/// `src` must point to `src_len` readable bytes (or be NULL with `src_len` 0).
+#[no_mangle]
+pub unsafe extern "C" fn u8x_validate(src: *const u8, src_len: usize, flags: u32) -> u8x_result {
+    guarded(u8x_result::INTERNAL_ERROR, || {
+        // SAFETY: the caller's promise about `src` is `input`'s precondition.
+        let (Some(more), Some(src)) = (more_input(flags), unsafe { input(src, src_len) }) else {
+            return u8x_result::BAD_ARGUMENT;
+        };
+        crate::validate_chunk(src, more).into()
+    })
+}
+
+/// Decodes UTF-8 into code points (UCS-4 / UTF-32 in native byte order).
+///
+/// `policy` is a `u8x_policy`; `replacement` is the scalar `U8X_REPLACE`
+/// writes (normally `U8X_REPLACEMENT_CHARACTER`; it must be a Unicode scalar
+/// value) and is ignored by the other policies. `flags` is 0 or
+/// `U8X_MORE_INPUT`.
+///
+/// Writes at most `dst_cap` code points to `dst`, and never part of what one
+/// maximal subpart produces under `U8X_REPLACE`. Returns `U8X_OK`,
+/// `U8X_ILL_FORMED` (strict policy; the code points before the error are
+/// written), `U8X_INCOMPLETE` (`U8X_MORE_INPUT` only), `U8X_OUTPUT_FULL`
+/// (call again from `src + read`), or `U8X_BAD_ARGUMENT`. `read` is the bytes
+/// consumed and `written` the code points written.
+///
+/// With `dst` NULL and `dst_cap` 0, nothing is written and `written` is the
+/// exact number of code points the call needs. `u8x_decode_ucs4_bound(src_len)`
+/// code points always suffice.
+///
+/// # Safety
+/// `src` must point to `src_len` readable bytes and `dst` to `dst_cap`
+/// writable, 4-byte aligned `uint32_t` not overlapping `src` (each may be NULL
+/// when its length is 0).
+#[no_mangle]
+pub unsafe extern "C" fn u8x_decode_ucs4(
+    src: *const u8,
+    src_len: usize,
+    dst: *mut u32,
+    dst_cap: usize,
+    policy: u32,
+    replacement: u32,
+    flags: u32,
+) -> u8x_result {
+    guarded(u8x_result::INTERNAL_ERROR, || {
+        let (Some(policy), Some(more)) = (decode_policy(policy, replacement), more_input(flags))
+        else {
+            return u8x_result::BAD_ARGUMENT;
+        };
+        // SAFETY: the caller's promise about `src` is `input`'s precondition.
+        let Some(src) = (unsafe { input(src, src_len) }) else {
+            return u8x_result::BAD_ARGUMENT;
+        };
+        // SAFETY: the caller promises `dst_cap` writable elements at `dst`.
+        match unsafe { output(dst, dst_cap, crate::decode_ucs4_bound(src.len()), src) } {
+            Some(Output::Buffer(dst)) => crate::decode_ucs4(src, dst, policy, more).into(),
+            Some(Output::Measure) => crate::count(src, policy, more).into(),
+            None => u8x_result::BAD_ARGUMENT,
+        }
+    })
+}
+
+/// Counts the code points `u8x_decode_ucs4` would write for this input and
+/// policy, writing nothing: the count is `written`, the other fields are as
+/// `u8x_decode_ucs4` would report them. (Under `U8X_ESCAPE`, `U8X_LATIN1` and
+/// `U8X_CP1252` every byte of an ill-formed sequence counts; under
+/// `U8X_REPLACE` each maximal subpart counts once.)
+///
+/// # Safety
+/// `src` must point to `src_len` readable bytes (or be NULL with `src_len` 0).
+#[no_mangle]
+pub unsafe extern "C" fn u8x_count(
+    src: *const u8,
+    src_len: usize,
+    policy: u32,
+    flags: u32,
+) -> u8x_result {
+    guarded(u8x_result::INTERNAL_ERROR, || {
+        let policy = decode_policy(policy, super::types::U8X_REPLACEMENT_CHARACTER);
+        // SAFETY: the caller's promise about `src` is `input`'s precondition.
+        let (Some(policy), Some(more), Some(src)) =
+            (policy, more_input(flags), unsafe { input(src, src_len) })
+        else {
+            return u8x_result::BAD_ARGUMENT;
+        };
+        crate::count(src, policy, more).into()
+    })
+}
+
+/// Encodes code points as UTF-8.
+///
+/// `policy` is `U8X_STRICT` (stop at the first surrogate or value above
+/// 0x10FFFF: `U8X_ILL_FORMED`, `read` = its index), `U8X_REPLACE` (write the
+/// UTF-8 of `replacement`, a Unicode scalar value, instead) or `U8X_ESCAPE`
+/// (U+DC80..U+DCFF become the byte they escape; other invalid units stop as
+/// strict does). Other policies are `U8X_BAD_ARGUMENT`.
+///
+/// Writes at most `dst_cap` bytes, never part of a character; on
+/// `U8X_OUTPUT_FULL` call again from `src + read`. `read` is the code points
+/// consumed, `written` the bytes written. With `dst` NULL and `dst_cap` 0,
+/// `written` is the exact size needed. `u8x_encode_bound(src_len)` bytes
+/// always suffice.
+///
+/// # Safety
+/// `src` must point to `src_len` readable, 4-byte aligned `uint32_t` and `dst`
+/// to `dst_cap` writable bytes not overlapping `src` (each may be NULL when its
+/// length is 0).
+#[no_mangle]
+pub unsafe extern "C" fn u8x_encode(
+    src: *const u32,
+    src_len: usize,
+    dst: *mut u8,
+    dst_cap: usize,
+    policy: u32,
+    replacement: u32,
+) -> u8x_result {
+    guarded(u8x_result::INTERNAL_ERROR, || {
+        let Some(policy) = encode_policy(policy, replacement) else {
+            return u8x_result::BAD_ARGUMENT;
+        };
+        // SAFETY: the caller's promise about `src` is `input`'s precondition.
+        let Some(src) = (unsafe { input(src, src_len) }) else {
+            return u8x_result::BAD_ARGUMENT;
+        };
+        let most = src.len().saturating_mul(4);
+        // SAFETY: the caller promises `dst_cap` writable bytes at `dst`.
+        match unsafe { output(dst, dst_cap, most, src) } {
+            Some(Output::Buffer(dst)) => crate::encode(src, dst, policy).into(),
+            Some(Output::Measure) => crate::encoded_len(src, policy).into(),
+            None => u8x_result::BAD_ARGUMENT,
+        }
+    })
+}
+
+/// The number of bytes `u8x_encode` would write for this input and policy:
+/// `written`; the other fields as `u8x_encode` would report them.
+///
+/// # Safety
+/// `src` must point to `src_len` readable, aligned `uint32_t` (or be NULL with
+/// `src_len` 0).
+#[no_mangle]
+pub unsafe extern "C" fn u8x_encoded_len(
+    src: *const u32,
+    src_len: usize,
+    policy: u32,
+    replacement: u32,
+) -> u8x_result {
+    // SAFETY: same contract; NULL with capacity 0 only measures.
+    unsafe { u8x_encode(src, src_len, core::ptr::null_mut(), 0, policy, replacement) }
+}
+
+/// The first position at or after `pos` where `src` can be split so that
+/// decoding the two halves separately (each as a whole input) gives exactly
+/// the output of decoding `src`, under every policy. On valid text: the next
+/// character start (or `src_len`). Inside damaged bytes it never splits a
+/// maximal subpart. Looks at no more than 3 bytes on either side of `pos`.
+/// Returns `U8X_BAD_SIZE` if `pos > src_len` or `src` is NULL with
+/// `src_len` > 0.
+///
+/// # Safety
+/// `src` must point to `src_len` readable bytes (or be NULL with `src_len` 0).
+#[no_mangle]
+pub unsafe extern "C" fn u8x_next_boundary(src: *const u8, src_len: usize, pos: usize) -> usize {
+    guarded(U8X_BAD_SIZE, || {
+        // SAFETY: the caller's promise about `src` is `input`'s precondition.
+        unsafe { input(src, src_len) }
+            .and_then(|src| crate::next_boundary(src, pos))
+            .unwrap_or(U8X_BAD_SIZE)
+    })
+}
+
+/// The last position at or before `pos` with the property described for
+/// `u8x_next_boundary`. Use it to cut a buffer to at most N bytes without
+/// cutting a character. Returns `U8X_BAD_SIZE` on bad arguments.
+///
+/// # Safety
+/// `src` must point to `src_len` readable bytes (or be NULL with `src_len` 0).
+#[no_mangle]
+pub unsafe extern "C" fn u8x_prev_boundary(src: *const u8, src_len: usize, pos: usize) -> usize {
+    guarded(U8X_BAD_SIZE, || {
+        // SAFETY: the caller's promise about `src` is `input`'s precondition.
+        unsafe { input(src, src_len) }
+            .and_then(|src| crate::prev_boundary(src, pos))
+            .unwrap_or(U8X_BAD_SIZE)
+    })
+}
+
+/// The most code points `src_len` bytes can decode to under any policy: one
+/// per byte, so this is `src_len`. (Multiply by 4 for bytes only after
+/// checking `src_len <= SIZE_MAX / 4`.)
+#[no_mangle]
+pub extern "C" fn u8x_decode_ucs4_bound(src_len: usize) -> usize {
+    crate::decode_ucs4_bound(src_len)
+}
+
+/// The most bytes `src_len` code points can encode to under any policy
+/// (4 per code point), or `U8X_BAD_SIZE` (SIZE_MAX) if that overflows `size_t`.
+#[no_mangle]
+pub extern "C" fn u8x_encode_bound(src_len: usize) -> usize {
+    crate::encode_bound(src_len).unwrap_or(U8X_BAD_SIZE)
+}

@@ -1,0 +1,19 @@
+//! The C ABI: thin wrappers that check every pointer and argument, call the
+//! safe core and convert its results into documented codes. This is the only
+//! module with `extern "C"` functions and raw pointers; `include/u8x.h` is
+//! generated from it by `build.rs` (cbindgen).
+//!
+//! Every function is reentrant and thread-safe, allocates nothing, touches no
+//! global state (the POSIX drop-ins set `errno`, as their originals do), and
+//! catches any panic before it can reach C.
+
+mod buffers;
+mod codec;
+mod meta;
+mod posix;
+mod types;
+
+pub use codec::*;
+pub use meta::*;
+pub use posix::*;
+pub use types::*;

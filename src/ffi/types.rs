@@ -1,0 +1,171 @@
+//! The C-visible types and constants. Enums here are only ever *written* by
+//! u8x; values coming from C (policies, flags, codes to name) are taken as
+//! plain integers and checked, since an out-of-range enum is undefined
+//! behaviour in Rust.
+#![allow(non_camel_case_types)]
+
+use crate::types::{ErrorKind, Progress, Status};
+
+/// How a call ended.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum u8x_status {
+    /// All input was processed.
+    U8X_OK = 0,
+    /// An ill-formed sequence (decoding) or invalid code point (encoding) was
+    /// found under the strict policy. `read` is its offset (bytes) or index
+    /// (units); `error` and `error_len` describe it; everything before it was
+    /// written.
+    U8X_ILL_FORMED = 1,
+    /// With `U8X_MORE_INPUT`: the input ends inside a sequence that the next
+    /// chunk may complete. The last `error_len` bytes (1..3) were not consumed:
+    /// pass them again, followed by more input.
+    U8X_INCOMPLETE = 2,
+    /// The output buffer is full. `read` and `written` say how far the call
+    /// got; call again from `src + read` with more room to continue. Output is
+    /// only ever cut between complete units.
+    U8X_OUTPUT_FULL = 3,
+    /// A NULL pointer with a non-zero length, a misaligned or overlapping
+    /// buffer, a length too large for the address space, an unknown policy or
+    /// flag, an invalid replacement scalar, or a position beyond the length.
+    /// Nothing was read or written.
+    U8X_BAD_ARGUMENT = 4,
+    /// A bug in u8x was caught before it could reach the caller. Nothing that
+    /// was written can be trusted. Please report it.
+    U8X_INTERNAL_ERROR = 5,
+}
+
+/// Why a sequence is ill-formed (RFC 3629, Unicode Table 3-7). The kind is
+/// decided by the first two bytes of the maximal subpart, so it does not
+/// depend on how the input was split into chunks.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum u8x_error {
+    /// No error.
+    U8X_ERR_NONE = 0,
+    /// A continuation byte (80..BF) where a character should start.
+    U8X_ERR_UNEXPECTED_CONTINUATION = 1,
+    /// A byte that never occurs in UTF-8: C0, C1, F5..FF.
+    U8X_ERR_INVALID_BYTE = 2,
+    /// A multi-byte sequence cut short by a byte that is not a continuation byte.
+    U8X_ERR_TRUNCATED_SEQUENCE = 3,
+    /// An overlong form: E0 followed by 80..9F, or F0 followed by 80..8F.
+    U8X_ERR_OVERLONG = 4,
+    /// An encoded surrogate U+D800..U+DFFF (ED A0..BF), or, when encoding, a
+    /// surrogate code point.
+    U8X_ERR_SURROGATE = 5,
+    /// A value above U+10FFFF (F4 90..BF), or, when encoding, a unit above 0x10FFFF.
+    U8X_ERR_ABOVE_MAX = 6,
+    /// The input ends inside a sequence that could still have become valid.
+    U8X_ERR_END_OF_INPUT = 7,
+}
+
+/// Error policies, passed as the `policy` argument.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum u8x_policy {
+    /// Stop at the first error and report it (`U8X_ILL_FORMED`).
+    U8X_STRICT = 0,
+    /// Decoding: one `replacement` scalar (normally U+FFFD) per maximal
+    /// subpart, as WHATWG, Rust `from_utf8_lossy` and Python
+    /// `errors="replace"` do. Encoding: the UTF-8 of `replacement` for each
+    /// surrogate or value above 0x10FFFF.
+    U8X_REPLACE = 1,
+    /// Decoding: each byte `b` of an ill-formed sequence becomes U+DC00+b
+    /// (U+DC80..U+DCFF; UTF-8B, Python `surrogateescape`). Encoding:
+    /// U+DC80..U+DCFF become the byte they escape; other invalid units are
+    /// errors. Any byte string survives decode then encode unchanged.
+    U8X_ESCAPE = 2,
+    /// Decoding only: each byte of an ill-formed sequence is read as ISO-8859-1.
+    U8X_LATIN1 = 3,
+    /// Decoding only: each byte of an ill-formed sequence is read as
+    /// windows-1252 (WHATWG mapping; 81, 8D, 8F, 90, 9D become C1 controls).
+    U8X_CP1252 = 4,
+}
+
+/// Flag: more input follows this buffer. A sequence cut by the end of the
+/// buffer is then reported as `U8X_INCOMPLETE` and left unconsumed, instead
+/// of being ill-formed (iconv's `EINVAL`).
+pub const U8X_MORE_INPUT: u32 = 1;
+
+/// U+FFFD REPLACEMENT CHARACTER, the usual `replacement` for `U8X_REPLACE`.
+pub const U8X_REPLACEMENT_CHARACTER: u32 = 0xFFFD;
+
+/// `SIZE_MAX`: returned by the functions that return a `size_t` position or
+/// count when their arguments are bad. (Defined in the header by build.rs,
+/// since cbindgen cannot spell `SIZE_MAX`.)
+pub const U8X_BAD_SIZE: usize = usize::MAX;
+
+/// The outcome of a call.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct u8x_result {
+    /// How the call ended.
+    pub status: u8x_status,
+    /// With `U8X_ILL_FORMED`: why. With `U8X_INCOMPLETE`:
+    /// `U8X_ERR_END_OF_INPUT`. Otherwise `U8X_ERR_NONE`.
+    pub error: u8x_error,
+    /// Input consumed: bytes (decoding, validating) or code points (encoding).
+    /// On an error, the offset or index of the offending input.
+    pub read: usize,
+    /// Output written: code points (decoding) or bytes (encoding); when the
+    /// output is NULL with capacity 0, the output that would be written.
+    /// Always 0 for `u8x_validate`.
+    pub written: usize,
+    /// With `U8X_ILL_FORMED` while decoding: the length of the maximal
+    /// subpart, 1..3 bytes (the bytes one U+FFFD replaces; same as Rust's
+    /// `Utf8Error::error_len`, except that for `U8X_ERR_END_OF_INPUT` it is the
+    /// number of bytes left rather than none). With `U8X_INCOMPLETE`: the
+    /// number of unconsumed bytes. While encoding: 1. Otherwise 0.
+    pub error_len: usize,
+}
+
+impl u8x_result {
+    pub(crate) const BAD_ARGUMENT: u8x_result = u8x_result {
+        status: u8x_status::U8X_BAD_ARGUMENT,
+        error: u8x_error::U8X_ERR_NONE,
+        read: 0,
+        written: 0,
+        error_len: 0,
+    };
+    pub(crate) const INTERNAL_ERROR: u8x_result = u8x_result {
+        status: u8x_status::U8X_INTERNAL_ERROR,
+        ..u8x_result::BAD_ARGUMENT
+    };
+}
+
+impl From<ErrorKind> for u8x_error {
+    fn from(kind: ErrorKind) -> Self {
+        match kind {
+            ErrorKind::UnexpectedContinuation => u8x_error::U8X_ERR_UNEXPECTED_CONTINUATION,
+            ErrorKind::InvalidByte => u8x_error::U8X_ERR_INVALID_BYTE,
+            ErrorKind::TruncatedSequence => u8x_error::U8X_ERR_TRUNCATED_SEQUENCE,
+            ErrorKind::Overlong => u8x_error::U8X_ERR_OVERLONG,
+            ErrorKind::Surrogate => u8x_error::U8X_ERR_SURROGATE,
+            ErrorKind::AboveMax => u8x_error::U8X_ERR_ABOVE_MAX,
+            ErrorKind::EndOfInput => u8x_error::U8X_ERR_END_OF_INPUT,
+        }
+    }
+}
+
+impl From<Progress> for u8x_result {
+    fn from(p: Progress) -> Self {
+        let (status, error, error_len) = match p.status {
+            Status::Done => (u8x_status::U8X_OK, u8x_error::U8X_ERR_NONE, 0),
+            Status::OutputFull => (u8x_status::U8X_OUTPUT_FULL, u8x_error::U8X_ERR_NONE, 0),
+            Status::IllFormed(e) => (u8x_status::U8X_ILL_FORMED, e.kind.into(), e.len),
+            Status::Incomplete { len } => (
+                u8x_status::U8X_INCOMPLETE,
+                u8x_error::U8X_ERR_END_OF_INPUT,
+                len,
+            ),
+        };
+        u8x_result {
+            status,
+            error,
+            read: p.read,
+            written: p.written,
+            error_len: error_len as usize,
+        }
+    }
+}

@@ -1,0 +1,86 @@
+//! u8x: a UTF-8 codec that never misreads a byte.
+//!
+//! The crate is a safe Rust core (this module's functions) and a thin C layer
+//! over it ([`ffi`], the only place with `extern "C"` and raw pointers). The C
+//! header `include/u8x.h` is generated from that layer by `build.rs`.
+//!
+//! Conformance is RFC 3629 / Unicode chapter 3, Table 3-7: exactly the
+//! well-formed sequences are accepted. Errors are reported by maximal subpart,
+//! and every function is total: any bytes, any length, any output size.
+#![deny(unsafe_op_in_unsafe_fn)]
+#![warn(missing_docs)]
+
+pub mod ffi;
+mod scalar;
+mod types;
+
+pub use types::{EncodePolicy, ErrorKind, Policy, Progress, Status, Utf8Error, REPLACE};
+
+use scalar::sink::{CountSink, SliceSink};
+
+/// Checks that `src` is UTF-8. Same verdict, offset and `error_len` as
+/// `std::str::from_utf8`, plus the kind; for a sequence cut by the end of the
+/// input, `len` is the number of bytes left.
+pub fn validate(src: &[u8]) -> Result<(), Utf8Error> {
+    match validate_chunk(src, false).status {
+        Status::IllFormed(e) => Err(e),
+        _ => Ok(()),
+    }
+}
+
+/// Validates one chunk of a longer input. With `more_input`, a sequence cut by
+/// the end of `src` gives [`Status::Incomplete`] instead of an error; `read`
+/// is the length of the well-formed prefix.
+pub fn validate_chunk(src: &[u8], more_input: bool) -> Progress {
+    scalar::validate::validate(src, more_input)
+}
+
+/// Decodes UTF-8 into code points under `policy`, never writing past `dst`.
+pub fn decode_ucs4(src: &[u8], dst: &mut [u32], policy: Policy, more_input: bool) -> Progress {
+    scalar::decode::decode(src, &mut SliceSink::new(dst), policy, more_input)
+}
+
+/// What [`decode_ucs4`] would do with an unlimited buffer, writing nothing:
+/// `written` is the number of code points it would produce.
+pub fn count(src: &[u8], policy: Policy, more_input: bool) -> Progress {
+    scalar::decode::decode(src, &mut CountSink::default(), policy, more_input)
+}
+
+/// Encodes code points as UTF-8 under `policy`, never writing past `dst`.
+pub fn encode(src: &[u32], dst: &mut [u8], policy: EncodePolicy) -> Progress {
+    scalar::encode::encode(src, &mut SliceSink::new(dst), policy)
+}
+
+/// What [`encode`] would do with an unlimited buffer: `written` is the number
+/// of bytes it would produce.
+pub fn encoded_len(src: &[u32], policy: EncodePolicy) -> Progress {
+    scalar::encode::encode(src, &mut CountSink::default(), policy)
+}
+
+/// The first position at or after `pos` where `src` can be cut so that both
+/// halves decode to exactly the output of the whole, under every policy.
+/// `None` if `pos > src.len()`.
+pub fn next_boundary(src: &[u8], pos: usize) -> Option<usize> {
+    (pos <= src.len()).then(|| scalar::boundary::next_boundary(src, pos))
+}
+
+/// The last such position at or before `pos`; `None` if `pos > src.len()`.
+pub fn prev_boundary(src: &[u8], pos: usize) -> Option<usize> {
+    (pos <= src.len()).then(|| scalar::boundary::prev_boundary(src, pos))
+}
+
+/// The most code points `len` bytes can decode to under any policy: one per byte.
+pub const fn decode_ucs4_bound(len: usize) -> usize {
+    len
+}
+
+/// The most bytes `len` code points can encode to under any policy (four per
+/// unit), or `None` if that does not fit in `usize`.
+pub const fn encode_bound(len: usize) -> Option<usize> {
+    len.checked_mul(4)
+}
+
+/// The header `build.rs` generated for this build, for the test that checks
+/// the committed `include/u8x.h` is current.
+#[doc(hidden)]
+pub const GENERATED_HEADER: &str = include_str!(concat!(env!("OUT_DIR"), "/u8x.h"));

@@ -1,0 +1,71 @@
+//! UTF-8 to code points, one segment at a time, under any [`Policy`].
+//!
+//! This is the reference every faster path is tested against: it is written
+//! for obviousness, not speed.
+
+use super::legacy;
+use super::segment::{next_segment, Segment};
+use super::sink::Sink;
+use crate::types::{ErrorKind, Policy, Progress, Status, Utf8Error};
+
+/// Decodes `src` into `sink`. With `more_input`, a sequence cut by the end of
+/// `src` is left unconsumed and reported as [`Status::Incomplete`].
+pub fn decode<S: Sink<u32>>(
+    src: &[u8],
+    sink: &mut S,
+    policy: Policy,
+    more_input: bool,
+) -> Progress {
+    let mut read = 0usize;
+    let stop = |status, read, sink: &S| Progress {
+        status,
+        read,
+        written: sink.written(),
+    };
+    while read < src.len() {
+        let (kind, len) = match next_segment(&src[read..]) {
+            Segment::Char { scalar, len } => {
+                if !sink.push_all(&[scalar]) {
+                    return stop(Status::OutputFull, read, sink);
+                }
+                read += len as usize;
+                continue;
+            }
+            Segment::Truncated { len } if more_input => {
+                return stop(Status::Incomplete { len }, read, sink);
+            }
+            Segment::Truncated { len } => (ErrorKind::EndOfInput, len),
+            Segment::Invalid { kind, len } => (kind, len),
+        };
+        let map: fn(u8) -> u32 = match policy {
+            Policy::Strict => {
+                let error = Utf8Error {
+                    valid_up_to: read,
+                    kind,
+                    len,
+                };
+                return stop(Status::IllFormed(error), read, sink);
+            }
+            Policy::Replace(c) => {
+                if !sink.push_all(&[c as u32]) {
+                    return stop(Status::OutputFull, read, sink);
+                }
+                read += len as usize;
+                continue;
+            }
+            Policy::Escape => legacy::escape,
+            Policy::Latin1 => u32::from,
+            Policy::Cp1252 => legacy::cp1252,
+        };
+        // Byte-wise fallbacks write one unit per byte. Each byte after the
+        // first of a maximal subpart is a lone continuation byte, so stopping
+        // between them on a full buffer and resuming gives the same output.
+        for &b in &src[read..read + len as usize] {
+            if !sink.push_all(&[map(b)]) {
+                return stop(Status::OutputFull, read, sink);
+            }
+            read += 1;
+        }
+    }
+    stop(Status::Done, read, sink)
+}

@@ -1,0 +1,10 @@
+//! The safe scalar core: the reference implementation of every operation.
+//! It contains no `unsafe`; faster paths must match it exactly.
+
+pub mod boundary;
+pub mod decode;
+pub mod encode;
+pub mod legacy;
+pub mod segment;
+pub mod sink;
+pub mod validate;

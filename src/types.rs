@@ -1,0 +1,107 @@
+//! The vocabulary shared by every function of the safe core: what went wrong
+//! ([`ErrorKind`], [`Utf8Error`]), how to handle it ([`Policy`]) and how far a
+//! call got ([`Progress`], [`Status`]).
+
+/// Why a byte sequence is ill-formed (RFC 3629, Unicode chapter 3, Table 3-7).
+///
+/// The kind is decided by the first one or two bytes of the maximal subpart, so
+/// it is the same whether the input arrives in one piece or in chunks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorKind {
+    /// A continuation byte (80..BF) where a character should start.
+    UnexpectedContinuation,
+    /// A byte that never occurs in UTF-8: C0, C1, F5..FF.
+    InvalidByte,
+    /// A multi-byte sequence interrupted by a byte that is not a continuation byte.
+    TruncatedSequence,
+    /// A longer-than-necessary encoding: E0 followed by 80..9F, F0 followed by 80..8F.
+    Overlong,
+    /// An encoded UTF-16 surrogate, U+D800..U+DFFF (ED followed by A0..BF); when
+    /// encoding, a surrogate code unit.
+    Surrogate,
+    /// A value above U+10FFFF (F4 followed by 90..BF); when encoding, a unit above 0x10FFFF.
+    AboveMax,
+    /// The input ends inside a sequence that could still have become valid.
+    EndOfInput,
+}
+
+/// An ill-formed subsequence: where it starts, why, and how long it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Utf8Error {
+    /// Offset of the first byte of the ill-formed subsequence; everything before
+    /// it is well-formed. Same meaning as `std::str::Utf8Error::valid_up_to`.
+    pub valid_up_to: usize,
+    /// Why it is ill-formed.
+    pub kind: ErrorKind,
+    /// Length of the maximal subpart, 1..=3 bytes (Unicode "U+FFFD substitution
+    /// of maximal subparts"). Equals `std`'s `error_len()` except for
+    /// [`ErrorKind::EndOfInput`], where `std` says `None` and this is the number
+    /// of bytes left in the input.
+    pub len: u8,
+}
+
+/// What to do with an ill-formed subsequence (decoding) or an invalid code
+/// point (encoding).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// Stop at the first error and report it.
+    Strict,
+    /// Decoding: write this scalar once per maximal subpart (U+FFFD for WHATWG,
+    /// `from_utf8_lossy` and Python `errors="replace"` behaviour).
+    /// Encoding: write the UTF-8 of this scalar for each invalid unit.
+    Replace(char),
+    /// Decoding: each byte `b` of an ill-formed subsequence becomes U+DC00+b
+    /// (UTF-8B, Python `surrogateescape`). Encoding: U+DC80..U+DCFF become the
+    /// byte they stand for; other invalid units are errors.
+    Escape,
+    /// Decoding: each byte of an ill-formed subsequence is taken as ISO-8859-1.
+    Latin1,
+    /// Decoding: each byte of an ill-formed subsequence is taken as windows-1252
+    /// (the WHATWG mapping, where 81, 8D, 8F, 90 and 9D map to C1 controls).
+    Cp1252,
+}
+
+/// The replacement policy with U+FFFD.
+pub const REPLACE: Policy = Policy::Replace('\u{FFFD}');
+
+/// How a call ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// All input was consumed.
+    Done,
+    /// Strict policy: stopped at this ill-formed subsequence (its offset is
+    /// `Progress::read`, or the unit index when encoding).
+    IllFormed(Utf8Error),
+    /// "More input follows" mode: the last `len` bytes start a sequence that
+    /// the next chunk may complete. They were not consumed.
+    Incomplete {
+        /// Bytes left unconsumed at the end of the input (1..=3).
+        len: u8,
+    },
+    /// The output buffer is full; `read` and `written` say where to resume.
+    OutputFull,
+}
+
+/// How far a call got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// How the call ended.
+    pub status: Status,
+    /// Input units consumed (bytes when decoding, code points when encoding).
+    pub read: usize,
+    /// Output units written (code points when decoding, bytes when encoding),
+    /// or needed when only measuring.
+    pub written: usize,
+}
+
+/// What to do with a unit that is not a Unicode scalar value when encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EncodePolicy {
+    /// Stop at the first surrogate or value above 0x10FFFF and report it.
+    Strict,
+    /// Write the UTF-8 of this scalar in place of each invalid unit.
+    Replace(char),
+    /// Turn U+DC80..U+DCFF back into the byte 80..FF they escape (the inverse
+    /// of [`Policy::Escape`]); any other invalid unit is an error.
+    Escape,
+}
