@@ -41,7 +41,19 @@ fn main() {
         .expect("cbindgen generates the header");
 
     let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("u8x.h");
-    header.write_to_file(&out);
+    let mut text = Vec::new();
+    header.write(&mut text);
+    // cbindgen leaves an empty line for each crate-internal constant it
+    // skips; fold runs of blank lines so the header does not change shape
+    // when internals do.
+    let text = String::from_utf8(text).expect("the header is UTF-8");
+    let mut folded = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        if !(line == "\n" && folded.ends_with("\n\n")) {
+            folded.push_str(line);
+        }
+    }
+    fs::write(&out, &folded).expect("OUT_DIR is writable");
 
     let read_only = env::var_os("CI").is_some_and(|v| !v.is_empty())
         || env::var_os("U8X_HEADER_READ_ONLY").is_some();

@@ -42,8 +42,6 @@
  */
 #define U8X_REPLACEMENT_CHARACTER 65533
 
-
-
 /**
  * How a call ended.
  */

@@ -10,13 +10,13 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
+mod arch;
 pub mod ffi;
 mod scalar;
 mod types;
 
+pub use arch::{Engine, Tier};
 pub use types::{EncodePolicy, ErrorKind, Policy, Progress, Status, Utf8Error, REPLACE};
-
-use scalar::sink::{CountSink, SliceSink};
 
 /// Checks that `src` is UTF-8. Same verdict, offset and `error_len` as
 /// `std::str::from_utf8`, plus the kind; for a sequence cut by the end of the
@@ -32,29 +32,29 @@ pub fn validate(src: &[u8]) -> Result<(), Utf8Error> {
 /// the end of `src` gives [`Status::Incomplete`] instead of an error; `read`
 /// is the length of the well-formed prefix.
 pub fn validate_chunk(src: &[u8], more_input: bool) -> Progress {
-    scalar::validate::validate(src, more_input)
+    Engine::best().validate_chunk(src, more_input)
 }
 
 /// Decodes UTF-8 into code points under `policy`, never writing past `dst`.
 pub fn decode_ucs4(src: &[u8], dst: &mut [u32], policy: Policy, more_input: bool) -> Progress {
-    scalar::decode::decode(src, &mut SliceSink::new(dst), policy, more_input)
+    Engine::best().decode_ucs4(src, dst, policy, more_input)
 }
 
 /// What [`decode_ucs4`] would do with an unlimited buffer, writing nothing:
 /// `written` is the number of code points it would produce.
 pub fn count(src: &[u8], policy: Policy, more_input: bool) -> Progress {
-    scalar::decode::decode(src, &mut CountSink::default(), policy, more_input)
+    Engine::best().count(src, policy, more_input)
 }
 
 /// Encodes code points as UTF-8 under `policy`, never writing past `dst`.
 pub fn encode(src: &[u32], dst: &mut [u8], policy: EncodePolicy) -> Progress {
-    scalar::encode::encode(src, &mut SliceSink::new(dst), policy)
+    Engine::best().encode(src, dst, policy)
 }
 
 /// What [`encode`] would do with an unlimited buffer: `written` is the number
 /// of bytes it would produce.
 pub fn encoded_len(src: &[u32], policy: EncodePolicy) -> Progress {
-    scalar::encode::encode(src, &mut CountSink::default(), policy)
+    Engine::best().encoded_len(src, policy)
 }
 
 /// The first position at or after `pos` where `src` can be cut so that both

@@ -1,0 +1,263 @@
+//! Runs a fast kernel over the valid stretches of the input and the scalar
+//! core over the few bytes around each error.
+//!
+//! A kernel that flags an error at byte `e` has already emitted everything
+//! before a *restart point* `q` (the segment start at or just before the
+//! damage). The scalar core then decodes the window from `q` to the first
+//! boundary after `e` (see `scalar::boundary`: decoding up to a boundary
+//! separately gives exactly the whole-input output), applying the policy,
+//! and the kernel resumes after it. The window is at most a handful of bytes.
+
+use super::{FastStop, Kernels};
+use crate::scalar::boundary::next_boundary;
+use crate::scalar::sink::{CountSink, SliceSink};
+use crate::scalar::{
+    decode as scalar_decode, encode as scalar_encode, validate as scalar_validate,
+};
+use crate::{EncodePolicy, Policy, Progress, Status};
+
+/// Shifts an error found in `src[base..]` to an offset in `src`.
+fn rebase(status: Status, base: usize) -> Status {
+    match status {
+        Status::IllFormed(mut e) => {
+            e.valid_up_to += base;
+            Status::IllFormed(e)
+        }
+        other => other,
+    }
+}
+
+pub(crate) fn validate(k: &Kernels, src: &[u8], more_input: bool) -> Progress {
+    let Some(fast) = k.validate else {
+        return scalar_validate::validate(src, more_input);
+    };
+    let stop = fast(src);
+    if stop.flagged.is_none() && stop.read == src.len() {
+        return Progress {
+            status: Status::Done,
+            read: src.len(),
+            written: 0,
+        };
+    }
+    // Only the first error matters, and it lies within a few bytes of `read`.
+    let p = scalar_validate::validate(&src[stop.read..], more_input);
+    Progress {
+        status: rebase(p.status, stop.read),
+        read: stop.read + p.read,
+        written: 0,
+    }
+}
+
+/// Where decoded or encoded units go, with the fast and scalar ways there.
+trait Output<In> {
+    /// Runs the fast kernel on `src`, appending to the output.
+    fn fast(&mut self, src: &[In]) -> FastStop;
+    /// Runs the scalar core on `src`, appending to the output.
+    fn scalar(&mut self, src: &[In], last: bool) -> Progress;
+    fn written(&self) -> usize;
+}
+
+/// The shared loop: fast kernel, scalar window at each flagged error, again.
+/// `window_end` gives the end of the scalar window for an error flagged at
+/// an absolute position.
+fn run<In, O: Output<In>>(
+    src: &[In],
+    out: &mut O,
+    window_end: impl Fn(usize) -> usize,
+) -> Progress {
+    let mut read = 0;
+    loop {
+        let stop = out.fast(&src[read..]);
+        let flagged = stop.flagged.map(|e| read + e);
+        read += stop.read;
+        let end = match flagged {
+            Some(e) => window_end(e),
+            None if read == src.len() => {
+                return Progress {
+                    status: Status::Done,
+                    read,
+                    written: out.written(),
+                }
+            }
+            // Out of room for a whole block: the scalar core fills the rest
+            // exactly and reports `OutputFull` within a block's worth.
+            None => src.len(),
+        };
+        debug_assert!(end > read, "a scalar window always makes progress");
+        let last = end == src.len();
+        let p = out.scalar(&src[read..end], last);
+        let status = rebase(p.status, read);
+        read += p.read;
+        if status != Status::Done || last {
+            return Progress {
+                status,
+                read,
+                written: out.written(),
+            };
+        }
+    }
+}
+
+struct Decode<'a> {
+    fast: fn(&[u8], &mut [u32]) -> FastStop,
+    dst: &'a mut [u32],
+    written: usize,
+    policy: Policy,
+    more_input: bool,
+}
+
+impl Output<u8> for Decode<'_> {
+    fn fast(&mut self, src: &[u8]) -> FastStop {
+        let stop = (self.fast)(src, &mut self.dst[self.written..]);
+        self.written += stop.written;
+        stop
+    }
+    fn scalar(&mut self, src: &[u8], last: bool) -> Progress {
+        let mut sink = SliceSink::new(&mut self.dst[self.written..]);
+        let p = scalar_decode::decode(src, &mut sink, self.policy, self.more_input && last);
+        self.written += p.written;
+        p
+    }
+    fn written(&self) -> usize {
+        self.written
+    }
+}
+
+struct Count {
+    fast: fn(&[u8]) -> FastStop,
+    written: usize,
+    policy: Policy,
+    more_input: bool,
+}
+
+impl Output<u8> for Count {
+    fn fast(&mut self, src: &[u8]) -> FastStop {
+        let stop = (self.fast)(src);
+        self.written += stop.written;
+        stop
+    }
+    fn scalar(&mut self, src: &[u8], last: bool) -> Progress {
+        let p = scalar_decode::decode(
+            src,
+            &mut CountSink::default(),
+            self.policy,
+            self.more_input && last,
+        );
+        self.written += p.written;
+        p
+    }
+    fn written(&self) -> usize {
+        self.written
+    }
+}
+
+/// The scalar window for a UTF-8 error flagged at byte `e`: up to the first
+/// boundary after it.
+fn utf8_window(src: &[u8]) -> impl Fn(usize) -> usize + '_ {
+    move |e| next_boundary(src, (e + 1).min(src.len()))
+}
+
+pub(crate) fn decode(
+    k: &Kernels,
+    src: &[u8],
+    dst: &mut [u32],
+    policy: Policy,
+    more_input: bool,
+) -> Progress {
+    let Some(fast) = k.decode else {
+        return scalar_decode::decode(src, &mut SliceSink::new(dst), policy, more_input);
+    };
+    let mut out = Decode {
+        fast,
+        dst,
+        written: 0,
+        policy,
+        more_input,
+    };
+    run(src, &mut out, utf8_window(src))
+}
+
+pub(crate) fn count(k: &Kernels, src: &[u8], policy: Policy, more_input: bool) -> Progress {
+    let Some(fast) = k.count else {
+        return scalar_decode::decode(src, &mut CountSink::default(), policy, more_input);
+    };
+    let mut out = Count {
+        fast,
+        written: 0,
+        policy,
+        more_input,
+    };
+    run(src, &mut out, utf8_window(src))
+}
+
+struct Encode<'a> {
+    fast: fn(&[u32], &mut [u8]) -> FastStop,
+    dst: &'a mut [u8],
+    written: usize,
+    policy: EncodePolicy,
+}
+
+impl Output<u32> for Encode<'_> {
+    fn fast(&mut self, src: &[u32]) -> FastStop {
+        let stop = (self.fast)(src, &mut self.dst[self.written..]);
+        self.written += stop.written;
+        stop
+    }
+    fn scalar(&mut self, src: &[u32], _last: bool) -> Progress {
+        let mut sink = SliceSink::new(&mut self.dst[self.written..]);
+        let p = scalar_encode::encode(src, &mut sink, self.policy);
+        self.written += p.written;
+        p
+    }
+    fn written(&self) -> usize {
+        self.written
+    }
+}
+
+struct EncodedLen {
+    fast: fn(&[u32]) -> FastStop,
+    written: usize,
+    policy: EncodePolicy,
+}
+
+impl Output<u32> for EncodedLen {
+    fn fast(&mut self, src: &[u32]) -> FastStop {
+        let stop = (self.fast)(src);
+        self.written += stop.written;
+        stop
+    }
+    fn scalar(&mut self, src: &[u32], _last: bool) -> Progress {
+        let p = scalar_encode::encode(src, &mut CountSink::default(), self.policy);
+        self.written += p.written;
+        p
+    }
+    fn written(&self) -> usize {
+        self.written
+    }
+}
+
+pub(crate) fn encode(k: &Kernels, src: &[u32], dst: &mut [u8], policy: EncodePolicy) -> Progress {
+    let Some(fast) = k.encode else {
+        return scalar_encode::encode(src, &mut SliceSink::new(dst), policy);
+    };
+    let mut out = Encode {
+        fast,
+        dst,
+        written: 0,
+        policy,
+    };
+    // An invalid unit is handled alone.
+    run(src, &mut out, |i| i + 1)
+}
+
+pub(crate) fn encoded_len(k: &Kernels, src: &[u32], policy: EncodePolicy) -> Progress {
+    let Some(fast) = k.encoded_len else {
+        return scalar_encode::encode(src, &mut CountSink::default(), policy);
+    };
+    let mut out = EncodedLen {
+        fast,
+        written: 0,
+        policy,
+    };
+    run(src, &mut out, |i| i + 1)
+}

@@ -1,0 +1,69 @@
+//! AVX-512 tier (F, BW, CD, VBMI, VBMI2): 64 bytes or 16 code points a step.
+//!
+//! * `utf8`: validation by the Keiser-Lemire nibble lookups (three 16-entry
+//!   tables over each byte and its predecessor, plus a check that bytes 2-3
+//!   of long sequences are continuations); decoding by compressing the lead
+//!   byte positions of a block (VPCOMPRESSB), gathering each character's four
+//!   bytes with one two-table byte permute (VPERMT2B) and assembling 16 code
+//!   points at once with two multiply-adds and a variable shift.
+//! * `ucs4`: encoding by computing each code point's four UTF-8 bytes in its
+//!   lane and compressing away the unused ones.
+
+mod ucs4;
+mod utf8;
+
+use crate::arch::{FastStop, Kernels, Tier};
+
+static KERNELS: Kernels = Kernels {
+    tier: Tier::Avx512,
+    validate: Some(validate),
+    decode: Some(decode),
+    count: Some(count),
+    encode: Some(encode),
+    encoded_len: Some(encoded_len),
+};
+
+fn detected() -> bool {
+    std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512bw")
+        && std::is_x86_feature_detected!("avx512cd")
+        && std::is_x86_feature_detected!("avx512vbmi")
+        && std::is_x86_feature_detected!("avx512vbmi2")
+        && std::is_x86_feature_detected!("popcnt")
+        && std::is_x86_feature_detected!("bmi1")
+}
+
+/// The table, if this CPU has every feature the kernels are compiled for.
+/// The safe wrappers below are reachable only through it.
+pub(crate) fn kernels() -> Option<&'static Kernels> {
+    detected().then_some(&KERNELS)
+}
+
+// SAFETY (all five wrappers): they are only reachable through KERNELS, which
+// `kernels()` hands out only after confirming every target feature the
+// kernels enable.
+
+fn validate(src: &[u8]) -> FastStop {
+    // SAFETY: see above.
+    unsafe { utf8::validate(src) }
+}
+
+fn decode(src: &[u8], dst: &mut [u32]) -> FastStop {
+    // SAFETY: see above.
+    unsafe { utf8::decode::<false>(src, dst.as_mut_ptr(), dst.len()) }
+}
+
+fn count(src: &[u8]) -> FastStop {
+    // SAFETY: see above; with COUNT the output pointer is never used.
+    unsafe { utf8::decode::<true>(src, core::ptr::null_mut(), usize::MAX) }
+}
+
+fn encode(src: &[u32], dst: &mut [u8]) -> FastStop {
+    // SAFETY: see above.
+    unsafe { ucs4::encode::<false>(src, dst.as_mut_ptr(), dst.len()) }
+}
+
+fn encoded_len(src: &[u32]) -> FastStop {
+    // SAFETY: see above; with MEASURE the output pointer is never used.
+    unsafe { ucs4::encode::<true>(src, core::ptr::null_mut(), usize::MAX) }
+}

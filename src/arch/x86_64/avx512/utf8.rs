@@ -1,0 +1,459 @@
+//! UTF-8 validation, decoding and counting, 64 bytes a step.
+//!
+//! Validation flags, for every byte, what is wrong with it given the three
+//! bytes before it (Keiser & Lemire, "Validating UTF-8 in less than one
+//! instruction per byte", 2021): the high and low nibble of the previous byte
+//! and the high nibble of this one each index a 16-entry table of error bits,
+//! and the three results are ANDed; a byte 2 or 3 places after a 3- or 4-byte
+//! lead must be a continuation. A non-zero result marks the first bad byte.
+//!
+//! Decoding runs one block ahead of its output: block `k` is written only
+//! after block `k+1` validated, because a character led in `k` may end in
+//! `k+1`. The lead positions of block `k` are compressed into one vector;
+//! for 16 characters at a time a byte permute over blocks `k` and `k+1`
+//! gathers each one's four bytes into a 32-bit lane, its lead's count of
+//! leading ones selects the payload mask and final shift, and two
+//! multiply-adds join the 6-bit groups.
+
+use core::arch::x86_64::*;
+use core::mem::transmute;
+
+use crate::arch::{restart_point, FastStop};
+
+const TOO_SHORT: u8 = 1 << 0;
+const TOO_LONG: u8 = 1 << 1;
+const OVERLONG_3: u8 = 1 << 2;
+const TOO_LARGE: u8 = 1 << 3;
+const SURROGATE: u8 = 1 << 4;
+const OVERLONG_2: u8 = 1 << 5;
+const TOO_LARGE_1000: u8 = 1 << 6;
+const OVERLONG_4: u8 = 1 << 6;
+const TWO_CONTS: u8 = 1 << 7;
+const CARRY: u8 = TOO_SHORT | TOO_LONG | TWO_CONTS;
+
+const fn splat16(t: [u8; 16]) -> [u8; 64] {
+    let mut out = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        out[i] = t[i % 16];
+        i += 1;
+    }
+    out
+}
+
+const fn bytes(f: [u8; 64]) -> __m512i {
+    // SAFETY: both are 64 plain bytes; every bit pattern is a valid __m512i.
+    unsafe { transmute(f) }
+}
+
+const fn dwords(f: [u32; 16]) -> __m512i {
+    // SAFETY: as above.
+    unsafe { transmute(f) }
+}
+
+/// Indexed by the high nibble of the previous byte.
+const BYTE_1_HIGH: __m512i = bytes(splat16([
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG, // 0_______
+    TWO_CONTS,
+    TWO_CONTS,
+    TWO_CONTS,
+    TWO_CONTS,                                           // 10______
+    TOO_SHORT | OVERLONG_2,                              // 1100____
+    TOO_SHORT,                                           // 1101____
+    TOO_SHORT | OVERLONG_3 | SURROGATE,                  // 1110____
+    TOO_SHORT | TOO_LARGE | TOO_LARGE_1000 | OVERLONG_4, // 1111____
+]));
+
+/// Indexed by the low nibble of the previous byte.
+const BYTE_1_LOW: __m512i = bytes(splat16([
+    CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4, // ____0000
+    CARRY | OVERLONG_2,                           // ____0001
+    CARRY,
+    CARRY,
+    CARRY | TOO_LARGE, // ____0100
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000 | SURROGATE, // ____1101
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+]));
+
+/// Indexed by the high nibble of this byte.
+const BYTE_2_HIGH: __m512i = bytes(splat16([
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT, // 0_______
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE_1000 | OVERLONG_4, // 1000____
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE, // 1001____
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE, // 101_____
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT, // 11______
+]));
+
+/// Permute indices that shift a block right by `n` bytes, pulling the last
+/// `n` bytes of the previous block in front (VPERMT2B: index >= 64 selects
+/// the second table).
+const fn shift_by(n: usize) -> __m512i {
+    let mut idx = [0u8; 64];
+    let mut j = 0;
+    while j < 64 {
+        idx[j] = (64 - n + j) as u8;
+        j += 1;
+    }
+    bytes(idx)
+}
+const SHIFT_1: __m512i = shift_by(1);
+const SHIFT_2: __m512i = shift_by(2);
+const SHIFT_3: __m512i = shift_by(3);
+
+/// A block's lead positions are the compressed lane numbers.
+const IOTA: __m512i = {
+    let mut idx = [0u8; 64];
+    let mut j = 0;
+    while j < 64 {
+        idx[j] = j as u8;
+        j += 1;
+    }
+    bytes(idx)
+};
+
+/// For group `g`: lane `4j+t` takes lead `16g+j`, plus byte offset `t`.
+const fn spread(g: usize) -> __m512i {
+    let mut idx = [0u8; 64];
+    let mut j = 0;
+    while j < 64 {
+        idx[j] = (16 * g + j / 4) as u8;
+        j += 1;
+    }
+    bytes(idx)
+}
+const SPREAD: [__m512i; 4] = [spread(0), spread(1), spread(2), spread(3)];
+const BYTE_IN_LANE: __m512i = {
+    let mut idx = [0u8; 64];
+    let mut j = 0;
+    while j < 64 {
+        idx[j] = (j % 4) as u8;
+        j += 1;
+    }
+    bytes(idx)
+};
+
+/// By the lead's count of leading ones (0, 2, 3, 4): which payload bits of
+/// the four gathered bytes belong to the character, and how far right the
+/// joined 24-bit value must move.
+const PAYLOAD_MASK: __m512i = dwords([
+    0x7F, 0, 0x3F1F, 0x3F3F0F, 0x3F3F3F07, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+]);
+const FINAL_SHIFT: __m512i = dwords([18, 0, 12, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+
+/// Error bits for each byte of `input`, given the block before it.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+#[inline]
+fn check_block(input: __m512i, prev: __m512i) -> __m512i {
+    let prev1 = _mm512_permutex2var_epi8(prev, SHIFT_1, input);
+    let prev2 = _mm512_permutex2var_epi8(prev, SHIFT_2, input);
+    let prev3 = _mm512_permutex2var_epi8(prev, SHIFT_3, input);
+    let nibble = _mm512_set1_epi8(0x0F);
+    let prev1_high = _mm512_and_si512(_mm512_srli_epi16::<4>(prev1), nibble);
+    let prev1_low = _mm512_and_si512(prev1, nibble);
+    let input_high = _mm512_and_si512(_mm512_srli_epi16::<4>(input), nibble);
+    let special = _mm512_ternarylogic_epi32::<0x80>(
+        _mm512_shuffle_epi8(BYTE_1_HIGH, prev1_high),
+        _mm512_shuffle_epi8(BYTE_1_LOW, prev1_low),
+        _mm512_shuffle_epi8(BYTE_2_HIGH, input_high),
+    );
+    // Bit 7 set exactly for bytes 2 (prev2 >= E0) or 3 (prev3 >= F0) places
+    // after a long lead: those must be continuations, which `special` marks
+    // with TWO_CONTS, so the XOR cancels them and flags any mismatch.
+    let third = _mm512_subs_epu8(prev2, _mm512_set1_epi8(0xE0u8.wrapping_sub(0x80) as i8));
+    let fourth = _mm512_subs_epu8(prev3, _mm512_set1_epi8(0xF0u8.wrapping_sub(0x80) as i8));
+    let must_continue =
+        _mm512_ternarylogic_epi32::<0xA8>(third, fourth, _mm512_set1_epi8(0x80u8 as i8));
+    _mm512_xor_si512(must_continue, special)
+}
+
+/// Whether the block ends inside a sequence (a lead in its last 3 bytes that
+/// needs more bytes than the block has left).
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn ends_incomplete(block: __m512i) -> bool {
+    let mut limits = [0xFFu8; 64];
+    limits[61] = 0xF0 - 1;
+    limits[62] = 0xE0 - 1;
+    limits[63] = 0xC0 - 1;
+    let over = _mm512_subs_epu8(block, bytes(limits));
+    _mm512_test_epi8_mask(over, over) != 0
+}
+
+/// Bytes `[i, i+64)` of `src`, zero-filled past its end.
+///
+/// # Safety
+/// `i < len`, and `ptr` points to `len` readable bytes.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn load_block(ptr: *const u8, i: usize, len: usize) -> __m512i {
+    if len - i >= 64 {
+        // SAFETY: bytes i..i+64 are within the len readable bytes.
+        unsafe { _mm512_loadu_si512(ptr.add(i).cast()) }
+    } else {
+        // SAFETY: only the lanes below len-i are read; masked-off lanes do not
+        // fault (AVX-512 fault suppression).
+        unsafe { _mm512_maskz_loadu_epi8(low_bits(len - i), ptr.add(i).cast()) }
+    }
+}
+
+#[inline(always)]
+fn low_bits(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn non_ascii(block: __m512i) -> u64 {
+    _mm512_movepi8_mask(block)
+}
+
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn flagged_bytes(err: __m512i) -> u64 {
+    _mm512_test_epi8_mask(err, err)
+}
+
+fn stopped_at_error(src: &[u8], e: usize) -> FastStop {
+    FastStop {
+        read: restart_point(src, e),
+        written: 0,
+        flagged: Some(e.min(src.len())),
+    }
+}
+
+/// The longest valid prefix, at block granularity; see `FastStop`.
+///
+/// # Safety
+/// The CPU must support the enabled features.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+pub(super) unsafe fn validate(src: &[u8]) -> FastStop {
+    let (ptr, len) = (src.as_ptr(), src.len());
+    let mut prev = _mm512_setzero_si512();
+    let mut i = 0;
+    while i < len {
+        // SAFETY: i < len.
+        let block = unsafe { load_block(ptr, i, len) };
+        if non_ascii(block) == 0 {
+            if ends_incomplete(prev) {
+                return stopped_at_error(src, i);
+            }
+            i += 64;
+            prev = block;
+            // ASCII runs: four blocks per test.
+            while i + 256 <= len {
+                // SAFETY: bytes i..i+256 are in bounds.
+                let (a, b, c, d) = unsafe {
+                    (
+                        _mm512_loadu_si512(ptr.add(i).cast()),
+                        _mm512_loadu_si512(ptr.add(i + 64).cast()),
+                        _mm512_loadu_si512(ptr.add(i + 128).cast()),
+                        _mm512_loadu_si512(ptr.add(i + 192).cast()),
+                    )
+                };
+                let any = _mm512_ternarylogic_epi32::<0xFE>(a, b, _mm512_or_si512(c, d));
+                if non_ascii(any) != 0 {
+                    break;
+                }
+                i += 256;
+                prev = d;
+            }
+            continue;
+        }
+        let flags = flagged_bytes(check_block(block, prev));
+        if flags != 0 {
+            return stopped_at_error(src, i + flags.trailing_zeros() as usize);
+        }
+        prev = block;
+        i += 64;
+    }
+    // A full final block may end inside a sequence (a partial one was
+    // zero-filled, and the zeros flagged it already).
+    if ends_incomplete(prev) {
+        return stopped_at_error(src, len);
+    }
+    FastStop {
+        read: len,
+        written: 0,
+        flagged: None,
+    }
+}
+
+/// 16 code points from 16 lanes each holding a character's bytes, lead byte
+/// lowest (bytes past the character's length are ignored).
+#[target_feature(enable = "avx512f,avx512bw,avx512cd")]
+#[inline]
+fn assemble(x: __m512i) -> __m512i {
+    let ones = _mm512_lzcnt_epi32(_mm512_slli_epi32::<24>(_mm512_andnot_si512(
+        x,
+        _mm512_set1_epi32(0xFF),
+    )));
+    let payload = _mm512_and_si512(x, _mm512_permutexvar_epi32(ones, PAYLOAD_MASK));
+    // Lead first: b0*64 + b1 and b2*64 + b3 in 16 bits, then (hi<<12) + lo.
+    let pairs = _mm512_maddubs_epi16(payload, _mm512_set1_epi16(0x0140));
+    let joined = _mm512_madd_epi16(pairs, _mm512_set1_epi32(0x0001_1000));
+    _mm512_srlv_epi32(joined, _mm512_permutexvar_epi32(ones, FINAL_SHIFT))
+}
+
+/// Writes the characters whose leads are set in `leads` (a prefix of the
+/// block's leads), in order, to `out`. Returns how many.
+///
+/// # Safety
+/// `out` has room for `leads.count_ones()` code points.
+#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2")]
+#[inline]
+unsafe fn emit(block: __m512i, next: __m512i, leads: u64, all_ascii: bool, out: *mut u32) -> usize {
+    let n = leads.count_ones() as usize;
+    if all_ascii {
+        // Every byte is a character and `leads` is a prefix of the block.
+        let parts = [
+            _mm512_castsi512_si128(block),
+            _mm512_extracti32x4_epi32::<1>(block),
+            _mm512_extracti32x4_epi32::<2>(block),
+            _mm512_extracti32x4_epi32::<3>(block),
+        ];
+        for (k, part) in parts.into_iter().enumerate().take(n.div_ceil(16)) {
+            let lanes = (leads >> (16 * k)) as u16;
+            // SAFETY: the lanes written are leads 16k.. within the n that fit.
+            unsafe {
+                _mm512_mask_storeu_epi32(out.add(16 * k).cast(), lanes, _mm512_cvtepu8_epi32(part))
+            };
+        }
+        return n;
+    }
+    let positions = _mm512_maskz_compress_epi8(leads, IOTA);
+    for (g, spread) in SPREAD.iter().enumerate().take(n.div_ceil(16)) {
+        let index = _mm512_add_epi8(_mm512_permutexvar_epi8(*spread, positions), BYTE_IN_LANE);
+        let scalars = assemble(_mm512_permutex2var_epi8(block, index, next));
+        let lanes = low_bits(n - 16 * g) as u16;
+        // SAFETY: lanes beyond the n characters are masked off.
+        unsafe { _mm512_mask_storeu_epi32(out.add(16 * g).cast(), lanes, scalars) };
+    }
+    n
+}
+
+/// Decodes (or, with `COUNT`, counts) the longest valid prefix of `src`.
+///
+/// # Safety
+/// The CPU must support the enabled features; unless `COUNT`, `out` points
+/// to `cap` writable code points.
+#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,popcnt,bmi1")]
+pub(super) unsafe fn decode<const COUNT: bool>(src: &[u8], out: *mut u32, cap: usize) -> FastStop {
+    let (ptr, len) = (src.as_ptr(), src.len());
+    let mut written = 0usize;
+    if len == 0 {
+        return FastStop {
+            read: 0,
+            written,
+            flagged: None,
+        };
+    }
+    let mut i = 0usize;
+    // SAFETY: 0 < len.
+    let mut block = unsafe { load_block(ptr, 0, len) };
+    let mut block_flags = if non_ascii(block) == 0 {
+        0
+    } else {
+        flagged_bytes(check_block(block, _mm512_setzero_si512()))
+    };
+    loop {
+        let next = if len - i > 64 {
+            // SAFETY: i + 64 < len.
+            unsafe { load_block(ptr, i + 64, len) }
+        } else {
+            _mm512_setzero_si512()
+        };
+        let block_ascii = non_ascii(block) == 0;
+        let next_flags = if non_ascii(next) != 0 {
+            flagged_bytes(check_block(next, block))
+        } else {
+            (!block_ascii && ends_incomplete(block)) as u64
+        };
+        let continuation = _mm512_cmplt_epi8_mask(block, _mm512_set1_epi8(-64));
+        let mut leads = !continuation & low_bits(len - i);
+        let mut error = None;
+        if block_flags != 0 {
+            // Only the first block can get here: later ones are checked as
+            // `next` and stopped at below, unless their restart point lies
+            // in them.
+            let e = i + block_flags.trailing_zeros() as usize;
+            error = Some(e);
+        } else if next_flags != 0 {
+            let e = i + 64 + next_flags.trailing_zeros() as usize;
+            if restart_point(src, e) < i + 64 {
+                error = Some(e);
+            }
+        }
+        if let Some(e) = error {
+            let q = restart_point(src, e);
+            debug_assert!(q >= i);
+            leads &= low_bits(q - i);
+        }
+        let n = leads.count_ones() as usize;
+        if !COUNT && cap - written < n {
+            let read = if leads == 0 {
+                i
+            } else {
+                i + leads.trailing_zeros() as usize
+            };
+            return FastStop {
+                read,
+                written,
+                flagged: None,
+            };
+        }
+        written += if COUNT {
+            n
+        } else {
+            // SAFETY: room for n code points was checked just above.
+            unsafe { emit(block, next, leads, block_ascii, out.add(written)) }
+        };
+        if let Some(e) = error {
+            return FastStop {
+                read: restart_point(src, e),
+                written,
+                flagged: Some(e.min(len)),
+            };
+        }
+        if len - i <= 64 {
+            return FastStop {
+                read: len,
+                written,
+                flagged: None,
+            };
+        }
+        i += 64;
+        block = next;
+        block_flags = next_flags;
+    }
+}

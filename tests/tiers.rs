@@ -1,0 +1,375 @@
+//! Every vector tier against the scalar core: identical `Progress` (status,
+//! error offset, kind and length, read, written) and identical output, for
+//! every operation, policy and output capacity, on inputs built to hit block
+//! edges. Tiers the CPU lacks are skipped, and say so.
+
+use u8x::{EncodePolicy, Engine, Policy, Progress, Tier, REPLACE};
+
+const POLICIES: [Policy; 6] = [
+    Policy::Strict,
+    REPLACE,
+    Policy::Replace('?'),
+    Policy::Escape,
+    Policy::Latin1,
+    Policy::Cp1252,
+];
+const ENCODE_POLICIES: [EncodePolicy; 3] = [
+    EncodePolicy::Strict,
+    EncodePolicy::Replace('\u{FFFD}'),
+    EncodePolicy::Escape,
+];
+
+fn scalar() -> Engine {
+    Engine::new(Tier::Scalar).expect("the scalar tier is always available")
+}
+
+fn fast_tiers() -> Vec<Engine> {
+    let tiers: Vec<Engine> = Tier::ALL
+        .iter()
+        .filter(|&&t| t != Tier::Scalar)
+        .filter_map(|&t| {
+            let engine = Engine::new(t);
+            if engine.is_none() {
+                eprintln!("skipped: this CPU lacks the {t:?} tier");
+            }
+            engine
+        })
+        .collect();
+    tiers
+}
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    /// A random scalar of a random UTF-8 length.
+    fn scalar(&mut self) -> char {
+        let ranges = [
+            (0u32, 0x7F),
+            (0x80, 0x7FF),
+            (0x800, 0xFFFF),
+            (0x10000, 0x10FFFF),
+        ];
+        loop {
+            let (lo, hi) = ranges[self.below(4)];
+            if let Some(c) = char::from_u32(lo + (self.next() % u64::from(hi - lo + 1)) as u32) {
+                return c;
+            }
+        }
+    }
+    fn text(&mut self, len: usize, ascii_bias: usize) -> Vec<u8> {
+        let mut s = String::new();
+        while s.len() < len {
+            if self.below(100) < ascii_bias {
+                s.push((b'a' + self.below(26) as u8) as char);
+            } else {
+                s.push(self.scalar());
+            }
+        }
+        s.into_bytes()
+    }
+}
+
+/// Damage that exercises each error kind.
+const DAMAGE: [&[u8]; 12] = [
+    b"\x80",
+    b"\xBF\xBF",
+    b"\xC0\xAF",
+    b"\xC1",
+    b"\xE0\x80\x80",
+    b"\xED\xA0\x80",
+    b"\xF4\x90\x80\x80",
+    b"\xF5",
+    b"\xFF",
+    b"\xE2\x82",
+    b"\xF0\x9F\x98",
+    b"\xC3",
+];
+
+fn compare_decoders(engine: Engine, src: &[u8], what: &str) {
+    let reference = scalar();
+    for more in [false, true] {
+        assert_eq!(
+            engine.validate_chunk(src, more),
+            reference.validate_chunk(src, more),
+            "validate {what} more={more}"
+        );
+        for policy in POLICIES {
+            assert_eq!(
+                engine.count(src, policy, more),
+                reference.count(src, policy, more),
+                "count {what} {policy:?} more={more}"
+            );
+            for cap in [src.len(), src.len() / 2, 17, 3] {
+                let mut a = vec![0xAAAA_AAAAu32; cap];
+                let mut b = vec![0xAAAA_AAAAu32; cap];
+                let pa = engine.decode_ucs4(src, &mut a, policy, more);
+                let pb = reference.decode_ucs4(src, &mut b, policy, more);
+                assert_eq!(pa, pb, "decode {what} {policy:?} more={more} cap={cap}");
+                assert_eq!(
+                    a, b,
+                    "decoded units (and untouched tail) {what} {policy:?} more={more} cap={cap}"
+                );
+            }
+        }
+    }
+}
+
+fn compare_encoders(engine: Engine, src: &[u32], what: &str) {
+    let reference = scalar();
+    for policy in ENCODE_POLICIES {
+        assert_eq!(
+            engine.encoded_len(src, policy),
+            reference.encoded_len(src, policy),
+            "encoded_len {what} {policy:?}"
+        );
+        for cap in [src.len() * 4, src.len() * 2, 13, 3] {
+            let mut a = vec![0xAAu8; cap];
+            let mut b = vec![0xAAu8; cap];
+            let pa: Progress = engine.encode(src, &mut a, policy);
+            let pb = reference.encode(src, &mut b, policy);
+            assert_eq!(pa, pb, "encode {what} {policy:?} cap={cap}");
+            assert_eq!(
+                a, b,
+                "encoded bytes (and untouched tail) {what} {policy:?} cap={cap}"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_length_and_alignment() {
+    let mut rng = Rng(1);
+    for engine in fast_tiers() {
+        let mut checked = 0;
+        for (bias, seed_text) in [
+            (100, rng.text(400, 100)),
+            (30, rng.text(400, 30)),
+            (0, rng.text(400, 0)),
+        ] {
+            let mut storage = vec![0u8; 512];
+            for len in 0..=300usize {
+                let len = len.min(seed_text.len());
+                // Cut at a char boundary so the text itself is valid.
+                let mut cut = len;
+                while std::str::from_utf8(&seed_text[..cut]).is_err() {
+                    cut -= 1;
+                }
+                for align in 0..64 {
+                    storage[align..align + cut].copy_from_slice(&seed_text[..cut]);
+                    let src = &storage[align..align + cut];
+                    let reference = scalar();
+                    assert_eq!(
+                        engine.validate_chunk(src, false),
+                        reference.validate_chunk(src, false),
+                        "bias {bias} len {cut} align {align}"
+                    );
+                    let mut a = vec![0u32; cut];
+                    let mut b = vec![0u32; cut];
+                    assert_eq!(
+                        engine.decode_ucs4(src, &mut a, Policy::Strict, false),
+                        reference.decode_ucs4(src, &mut b, Policy::Strict, false)
+                    );
+                    assert_eq!(a, b, "bias {bias} len {cut} align {align}");
+                    checked += 1;
+                }
+            }
+        }
+        eprintln!("{engine:?}: {checked} length/alignment cases");
+        assert_eq!(checked, 3 * 301 * 64);
+    }
+}
+
+#[test]
+fn errors_at_every_position_around_block_edges() {
+    let mut rng = Rng(2);
+    for engine in fast_tiers() {
+        let mut checked = 0;
+        for bias in [100, 50, 0] {
+            let base = rng.text(300, bias);
+            for damage in DAMAGE {
+                for pos in (0..200).filter(|p| p % 64 < 5 || p % 64 > 58) {
+                    let mut src = base[..pos.min(base.len())].to_vec();
+                    src.extend_from_slice(damage);
+                    src.extend_from_slice(&base[pos.min(base.len())..]);
+                    compare_decoders(
+                        engine,
+                        &src,
+                        &format!("damage {damage:02X?} at {pos}, bias {bias}"),
+                    );
+                    // And the damage as the very end of the input.
+                    src.truncate(pos + damage.len());
+                    compare_decoders(
+                        engine,
+                        &src,
+                        &format!("damage {damage:02X?} ending input at {pos}"),
+                    );
+                    checked += 2;
+                }
+            }
+        }
+        eprintln!("{engine:?}: {checked} planted-error inputs");
+    }
+}
+
+#[test]
+fn random_valid_and_damaged_inputs() {
+    let mut rng = Rng(3);
+    for engine in fast_tiers() {
+        for case in 0..3000 {
+            let len = rng.below(700);
+            let mut src = rng.text(len, [0, 10, 50, 90, 100][case % 5]);
+            let damage_count = [0, 1, 3, 20][case % 4];
+            for _ in 0..damage_count {
+                if src.is_empty() {
+                    break;
+                }
+                let at = rng.below(src.len());
+                match rng.below(3) {
+                    0 => src[at] = rng.next() as u8,
+                    1 => src.truncate(at),
+                    _ => {
+                        let d = DAMAGE[rng.below(DAMAGE.len())];
+                        src.splice(at..at, d.iter().copied());
+                    }
+                }
+            }
+            compare_decoders(engine, &src, &format!("random case {case}"));
+        }
+        // Pure random bytes.
+        for case in 0..1000 {
+            let len = rng.below(300);
+            let src: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+            compare_decoders(engine, &src, &format!("random bytes {case}"));
+        }
+    }
+}
+
+#[test]
+fn every_two_byte_sequence_at_block_edges() {
+    for engine in fast_tiers() {
+        let reference = scalar();
+        let mut checked = 0;
+        for pair in 0..=0xFFFFu32 {
+            let [a, b] = (pair as u16).to_be_bytes();
+            for (pos, filler) in [(62usize, b'x'), (63, b'x'), (127, 0xC3)] {
+                let mut src = vec![b'x'; 140];
+                src[pos] = a;
+                src[pos + 1] = b;
+                if filler != b'x' {
+                    src[pos + 2] = filler;
+                }
+                assert_eq!(
+                    engine.validate_chunk(&src, false),
+                    reference.validate_chunk(&src, false),
+                    "{a:02X} {b:02X} at {pos}"
+                );
+                assert_eq!(
+                    engine.count(&src, REPLACE, false),
+                    reference.count(&src, REPLACE, false),
+                    "{a:02X} {b:02X} at {pos}"
+                );
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 65536 * 3);
+    }
+}
+
+#[test]
+fn every_three_and_four_byte_sequence_validates_alike() {
+    // All 2^24 three-byte strings, and four-byte strings led by F0..F4 with
+    // a sampled last byte, placed across the edge between two blocks.
+    for engine in fast_tiers() {
+        let reference = scalar();
+        let mut src = vec![b'a'; 130];
+        let mut checked = 0u64;
+        for v in 0..1u32 << 24 {
+            let [_, a, b, c] = v.to_be_bytes();
+            src[62] = a;
+            src[63] = b;
+            src[64] = c;
+            assert_eq!(
+                engine.validate_chunk(&src, false),
+                reference.validate_chunk(&src, false),
+                "{a:02X} {b:02X} {c:02X}"
+            );
+            checked += 1;
+        }
+        src[65] = b'a';
+        for lead in 0xF0..=0xF4u8 {
+            for v in 0..1u32 << 16 {
+                let [_, _, b, c] = v.to_be_bytes();
+                for d in [0x7F, 0x80, 0xBF, 0xC0] {
+                    src[61..65].copy_from_slice(&[lead, b, c, d]);
+                    assert_eq!(
+                        engine.validate_chunk(&src, false),
+                        reference.validate_chunk(&src, false),
+                        "{lead:02X} {b:02X} {c:02X} {d:02X}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        eprintln!("{engine:?}: {checked} short sequences");
+    }
+}
+
+#[test]
+fn lipsum_files() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/lipsum");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!("skipped: {} is not there", dir.display());
+        return;
+    };
+    let files: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
+    assert!(!files.is_empty());
+    for engine in fast_tiers() {
+        for path in &files {
+            let text = std::fs::read(path).expect("lipsum file is readable");
+            let what = path.display().to_string();
+            assert_eq!(
+                engine.validate_chunk(&text, false).status,
+                u8x::Status::Done,
+                "{what}"
+            );
+            compare_decoders(engine, &text, &what);
+            let scalars: Vec<u32> = std::str::from_utf8(&text)
+                .expect("valid")
+                .chars()
+                .map(u32::from)
+                .collect();
+            compare_encoders(engine, &scalars, &what);
+        }
+    }
+}
+
+#[test]
+fn encoders_on_random_units() {
+    let mut rng = Rng(4);
+    for engine in fast_tiers() {
+        for case in 0..4000 {
+            let len = rng.below(200);
+            let units: Vec<u32> = (0..len)
+                .map(|_| match rng.below(20) {
+                    0 => 0xD800 + rng.below(0x800) as u32,
+                    1 => 0x110000 + rng.next() as u32 % 0xFFEF_0000,
+                    2 => 0xDC80 + rng.below(0x80) as u32,
+                    3..=8 => rng.below(0x80) as u32,
+                    _ => u32::from(rng.scalar()),
+                })
+                .collect();
+            compare_encoders(engine, &units, &format!("random units {case}"));
+        }
+        let all: Vec<u32> = (0..=0x11_0000u32).collect();
+        compare_encoders(engine, &all, "every code point and the first beyond");
+    }
+}
