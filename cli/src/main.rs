@@ -1,1 +1,473 @@
-fn main() {}
+//! `u8x`: check, repair and convert UTF-8 from the command line, streaming
+//! inputs of any size in constant memory with the u8x library.
+
+use std::ffi::{CStr, OsString};
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use u8x::{EncodePolicy, ErrorKind, Policy};
+
+mod args;
+mod check;
+mod convert;
+mod stream;
+
+use args::{Arg, Opt};
+use convert::{Decoded, Encoded, FixPolicy};
+use stream::{describe_io, same_file, Sink, Source};
+
+/// Exit statuses.
+const OK: u8 = 0;
+const INVALID: u8 = 1;
+const TROUBLE: u8 = 2;
+
+/// An I/O error, and which side it happened on.
+#[derive(Debug)]
+pub enum Failure {
+    Input(io::Error),
+    Output(io::Error),
+}
+
+/// The same wording as the C function `u8x_error_name`.
+pub fn describe(kind: ErrorKind) -> &'static str {
+    match kind {
+        ErrorKind::UnexpectedContinuation => "unexpected continuation byte",
+        ErrorKind::InvalidByte => "byte never valid in UTF-8",
+        ErrorKind::TruncatedSequence => "sequence cut short by a non-continuation byte",
+        ErrorKind::Overlong => "overlong encoding",
+        ErrorKind::Surrogate => "surrogate",
+        ErrorKind::AboveMax => "value above U+10FFFF",
+        ErrorKind::EndOfInput => "input ends inside a sequence",
+    }
+}
+
+/// Bytes as upper-case hex pairs separated by spaces: "C0 AF".
+pub fn hex(bytes: &[u8]) -> String {
+    let pairs: Vec<String> = bytes.iter().map(|b| format!("{b:02X}")).collect();
+    pairs.join(" ")
+}
+
+/// The version of the linked u8x library.
+fn library_version() -> String {
+    let version = u8x::ffi::u8x_version();
+    // SAFETY: u8x_version returns a pointer to a static NUL-terminated string.
+    unsafe { CStr::from_ptr(version) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+const USAGE: &str = "\
+Usage:
+  u8x check [-a|--all] [-q|--quiet] [FILE...]
+  u8x fix [--policy replace|escape|latin1|cp1252] [-q] [-o OUT] [FILE]
+  u8x decode [--policy strict|replace|escape|latin1|cp1252] [-o OUT] [FILE]
+  u8x encode [--policy strict|replace|escape] [-o OUT] [FILE]
+  u8x help [COMMAND]
+  u8x --version
+";
+
+const HELP: &str = "\
+u8x: check, repair and convert UTF-8 (RFC 3629, Unicode Table 3-7), streaming
+inputs of any size in constant memory.
+
+Commands:
+  check   report where files are not UTF-8 (like isutf8)
+  fix     repair ill-formed UTF-8 into valid UTF-8
+  decode  UTF-8 to UTF-32LE
+  encode  UTF-32LE to UTF-8
+
+A FILE of '-', or no FILE, is standard input. Output goes to standard output
+unless '-o OUT' is given. Run 'u8x help COMMAND' for the details of a command.
+";
+
+const CHECK_HELP: &str = "\
+Usage: u8x check [-a|--all] [-q|--quiet] [FILE...]
+
+Checks that each FILE ('-' or none: standard input) is UTF-8. For an invalid
+file, prints its first ill-formed sequence:
+
+  FILE:LINE:COLUMN: byte offset N: DESCRIPTION (bytes XX YY)
+
+LINE counts from 1, lines ending at each 0x0A byte. COLUMN counts from 1 in
+characters (code points), not bytes: it is 1 + the number of characters
+before the error on its line, an earlier ill-formed sequence counting as one
+character (the U+FFFD it would be replaced by). N is the offset of the first
+bad byte, counted from 0. The bytes shown are the maximal subpart (Unicode
+chapter 3): the bytes one U+FFFD would replace.
+
+Options:
+  -a, --all     report every ill-formed sequence, not just the first one
+  -q, --quiet   print nothing for invalid files; only the exit status tells
+  -h, --help    show this help
+
+Exit status: 0 if every file is valid UTF-8, 1 if some file is not, 2 if some
+file could not be read (reported on standard error; the other files are still
+checked).
+";
+
+const FIX_HELP: &str = "\
+Usage: u8x fix [--policy replace|escape|latin1|cp1252] [-q] [-o OUT] [FILE]
+
+Copies FILE ('-' or none: standard input) to OUT (default: standard output)
+as valid UTF-8. Well-formed text is copied unchanged; each ill-formed
+sequence is rewritten according to the policy:
+
+  replace  one U+FFFD per maximal subpart (the default; as WHATWG, Rust's
+           String::from_utf8_lossy and Python's errors=\"replace\")
+  latin1   each bad byte as the ISO-8859-1 character of that value
+  cp1252   each bad byte as the windows-1252 character (WHATWG mapping;
+           81, 8D, 8F, 90, 9D become the C1 controls of that value)
+  escape   each bad byte as the ASCII text \\xHH (two upper-case hex digits),
+           like Python's errors=\"backslashreplace\": readable, nothing lost.
+           Text that already contains \\x sequences becomes ambiguous; for an
+           exact round trip of any bytes use 'decode --policy escape' and
+           'encode --policy escape' instead.
+
+Options:
+  --policy P       how to rewrite ill-formed sequences (see above)
+  -o, --output OUT write to OUT instead of standard output
+  -q, --quiet      do not print the summary
+  -h, --help       show this help
+
+Prints 'u8x: fixed N ill-formed sequences' on standard error when N > 0.
+Exit status: 0 on success, 2 on a usage or I/O error.
+";
+
+const DECODE_HELP: &str = "\
+Usage: u8x decode [--policy strict|replace|escape|latin1|cp1252] [-o OUT] [FILE]
+
+Decodes UTF-8 from FILE ('-' or none: standard input) to UTF-32LE (4 bytes,
+little-endian, per code point) on OUT (default: standard output). A byte
+order mark is decoded like any other character; none is added.
+
+Policies for ill-formed sequences:
+  strict   stop at the first one (the default): prints
+           'u8x: FILE: byte offset N: DESCRIPTION' and exits with 1; the code
+           points before it have been written
+  replace  one U+FFFD per maximal subpart
+  escape   each bad byte b as U+DC00+b (U+DC80..U+DCFF, UTF-8B / Python
+           surrogateescape); 'encode --policy escape' restores the exact bytes
+  latin1   each bad byte as ISO-8859-1
+  cp1252   each bad byte as windows-1252 (WHATWG mapping)
+
+Options:
+  --policy P       see above
+  -o, --output OUT write to OUT instead of standard output
+  -h, --help       show this help
+
+Exit status: 0 on success, 1 if strict decoding met an ill-formed sequence,
+2 on a usage or I/O error.
+";
+
+const ENCODE_HELP: &str = "\
+Usage: u8x encode [--policy strict|replace|escape] [-o OUT] [FILE]
+
+Encodes UTF-32LE (4 bytes, little-endian, per code point) from FILE ('-' or
+none: standard input) to UTF-8 on OUT (default: standard output). A byte
+order mark is encoded like any other character.
+
+Policies for units that are not Unicode scalar values (surrogates
+D800..DFFF, values above 10FFFF):
+  strict   stop at the first one (the default): prints
+           'u8x: FILE: unit K (byte offset N): DESCRIPTION (value 0xXXXXXXXX)'
+           and exits with 1; the UTF-8 before it has been written
+  replace  write U+FFFD instead
+  escape   U+DC80..U+DCFF become the byte they escape (the inverse of
+           'decode --policy escape'); any other invalid unit stops as strict
+
+An input whose length is not a multiple of 4 is not UTF-32: the complete
+units are encoded, then u8x reports the length and exits with 1.
+
+Options:
+  --policy P       see above
+  -o, --output OUT write to OUT instead of standard output
+  -h, --help       show this help
+
+Exit status: 0 on success, 1 on an invalid unit or a bad input length, 2 on a
+usage or I/O error.
+";
+
+const HELP_OPT: Opt = Opt {
+    short: Some('h'),
+    long: "help",
+    takes_value: false,
+};
+const POLICY_OPT: Opt = Opt {
+    short: None,
+    long: "policy",
+    takes_value: true,
+};
+const OUTPUT_OPT: Opt = Opt {
+    short: Some('o'),
+    long: "output",
+    takes_value: true,
+};
+const QUIET_OPT: Opt = Opt {
+    short: Some('q'),
+    long: "quiet",
+    takes_value: false,
+};
+const ALL_OPT: Opt = Opt {
+    short: Some('a'),
+    long: "all",
+    takes_value: false,
+};
+
+/// A subcommand: its name, options and help.
+struct Command {
+    name: &'static str,
+    opts: &'static [Opt],
+    help: &'static str,
+}
+
+const COMMANDS: &[Command] = &[
+    Command {
+        name: "check",
+        opts: &[ALL_OPT, QUIET_OPT, HELP_OPT],
+        help: CHECK_HELP,
+    },
+    Command {
+        name: "fix",
+        opts: &[POLICY_OPT, OUTPUT_OPT, QUIET_OPT, HELP_OPT],
+        help: FIX_HELP,
+    },
+    Command {
+        name: "decode",
+        opts: &[POLICY_OPT, OUTPUT_OPT, HELP_OPT],
+        help: DECODE_HELP,
+    },
+    Command {
+        name: "encode",
+        opts: &[POLICY_OPT, OUTPUT_OPT, HELP_OPT],
+        help: ENCODE_HELP,
+    },
+];
+
+/// A usage error: the message, then the usage on standard error.
+fn usage_error(message: &str) -> u8 {
+    eprint!("u8x: {message}\n{USAGE}Run 'u8x help' for more.\n");
+    TROUBLE
+}
+
+/// Prints `text` on standard output.
+fn print(text: &str) -> u8 {
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => OK,
+        Err(e) => output_failure(e, stream::STDOUT_NAME, true),
+    }
+}
+
+/// Reports an error writing the output. A closed pipe (`u8x ... | head`)
+/// just ends the program quietly.
+fn output_failure(e: io::Error, name: &str, is_stdout: bool) -> u8 {
+    if !(is_stdout && e.kind() == io::ErrorKind::BrokenPipe) {
+        eprintln!("u8x: {name}: {}", describe_io(&e));
+    }
+    TROUBLE
+}
+
+fn main() -> ExitCode {
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    ExitCode::from(run(&args))
+}
+
+fn run(args: &[OsString]) -> u8 {
+    let Some(first) = args.first() else {
+        return usage_error("no command given");
+    };
+    let first = first.to_string_lossy();
+    match &*first {
+        "-h" | "--help" => return print(&format!("{HELP}\n{USAGE}")),
+        "-V" | "--version" => return print(&format!("u8x {}\n", library_version())),
+        "help" => {
+            return match args.get(1).map(|a| a.to_string_lossy()) {
+                None => print(&format!("{HELP}\n{USAGE}")),
+                Some(name) => match COMMANDS.iter().find(|c| c.name == name) {
+                    Some(command) => print(command.help),
+                    None => usage_error(&format!("unknown command '{name}'")),
+                },
+            };
+        }
+        _ => {}
+    }
+    let Some(command) = COMMANDS.iter().find(|c| c.name == first) else {
+        return usage_error(&if first.starts_with('-') {
+            format!("unknown option '{first}'")
+        } else {
+            format!("unknown command '{first}'")
+        });
+    };
+    let parsed = match args::parse(&args[1..], command.opts) {
+        Ok(parsed) => parsed,
+        Err(message) => return usage_error(&format!("{}: {message}", command.name)),
+    };
+    let mut options = Options::default();
+    for arg in parsed {
+        match arg {
+            Arg::Operand(file) => options.files.push(file),
+            Arg::Opt("help", _) => return print(command.help),
+            Arg::Opt("all", _) => options.all = true,
+            Arg::Opt("quiet", _) => options.quiet = true,
+            Arg::Opt("output", value) => options.output = value,
+            Arg::Opt("policy", value) => {
+                options.policy = value.map(|v| v.to_string_lossy().into_owned())
+            }
+            Arg::Opt(name, _) => unreachable!("option --{name} has no handler"),
+        }
+    }
+    match command.name {
+        "check" => match check::run(&options.files, options.all, options.quiet) {
+            Ok(status) => status,
+            // Only invalid files produce output, so one was found.
+            Err(Failure::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => INVALID,
+            Err(Failure::Output(e) | Failure::Input(e)) => {
+                output_failure(e, stream::STDOUT_NAME, true)
+            }
+        },
+        name => convert_command(name, &options).unwrap_or_else(|message| usage_error(&message)),
+    }
+}
+
+/// Options, as given; each command uses the ones it accepts.
+#[derive(Default)]
+struct Options {
+    files: Vec<OsString>,
+    all: bool,
+    quiet: bool,
+    output: Option<OsString>,
+    policy: Option<String>,
+}
+
+/// What `fix`, `decode` or `encode` will do, once the policy is checked.
+enum Conversion {
+    Fix(FixPolicy),
+    Decode(Policy),
+    Encode(EncodePolicy),
+}
+
+fn conversion(name: &str, policy: Option<&str>) -> Result<Conversion, String> {
+    let bad = |p: &str, allowed: &str| {
+        format!("{name}: unknown policy '{p}' (expected one of: {allowed})")
+    };
+    Ok(match name {
+        "fix" => Conversion::Fix(match policy.unwrap_or("replace") {
+            "replace" => FixPolicy::Decode(u8x::REPLACE),
+            "latin1" => FixPolicy::Decode(Policy::Latin1),
+            "cp1252" => FixPolicy::Decode(Policy::Cp1252),
+            "escape" => FixPolicy::Backslash,
+            p => return Err(bad(p, "replace, escape, latin1, cp1252")),
+        }),
+        "decode" => Conversion::Decode(match policy.unwrap_or("strict") {
+            "strict" => Policy::Strict,
+            "replace" => u8x::REPLACE,
+            "escape" => Policy::Escape,
+            "latin1" => Policy::Latin1,
+            "cp1252" => Policy::Cp1252,
+            p => return Err(bad(p, "strict, replace, escape, latin1, cp1252")),
+        }),
+        _ => Conversion::Encode(match policy.unwrap_or("strict") {
+            "strict" => EncodePolicy::Strict,
+            "replace" => EncodePolicy::Replace('\u{FFFD}'),
+            "escape" => EncodePolicy::Escape,
+            p => return Err(bad(p, "strict, replace, escape")),
+        }),
+    })
+}
+
+/// How a conversion ended, to be reported once the output is flushed.
+enum Outcome {
+    Fixed(u64),
+    Decoded(Decoded),
+    Encoded(Encoded),
+}
+
+/// Runs `fix`, `decode` or `encode` and returns the exit status; `Err` is a
+/// usage error.
+fn convert_command(name: &str, options: &Options) -> Result<u8, String> {
+    let conversion = conversion(name, options.policy.as_deref())?;
+    let source = match options.files.as_slice() {
+        [] => Source::Stdin,
+        [file] => Source::from_arg(file),
+        [_, extra, ..] => {
+            return Err(format!(
+                "{name}: one input file at most (extra: '{}')",
+                extra.to_string_lossy()
+            ))
+        }
+    };
+    let input_name = source.name();
+    if same_file(&source, options.output.as_ref()) {
+        eprintln!(
+            "u8x: {input_name}: input and output are the same file; refusing to overwrite it"
+        );
+        return Ok(TROUBLE);
+    }
+    // Open the input first: a missing input must not create or truncate OUT.
+    let input = match source.open() {
+        Ok(input) => input,
+        Err(e) => {
+            eprintln!("u8x: {input_name}: {}", describe_io(&e));
+            return Ok(TROUBLE);
+        }
+    };
+    let mut sink = match Sink::create(options.output.as_ref()) {
+        Ok(sink) => sink,
+        Err(e) => {
+            let out = options.output.as_ref().map(|o| o.to_string_lossy());
+            eprintln!("u8x: {}: {}", out.unwrap_or_default(), describe_io(&e));
+            return Ok(TROUBLE);
+        }
+    };
+    let out = &mut sink.writer;
+    let result = match conversion {
+        Conversion::Fix(policy) => convert::fix(input, out, policy).map(Outcome::Fixed),
+        Conversion::Decode(policy) => convert::decode(input, out, policy).map(Outcome::Decoded),
+        Conversion::Encode(policy) => convert::encode(input, out, policy).map(Outcome::Encoded),
+    };
+    // Whatever happened, what was converted so far reaches the output before
+    // any message.
+    let outcome = match (result, out.flush()) {
+        (Ok(outcome), Ok(())) => outcome,
+        (Err(Failure::Input(e)), _) => {
+            eprintln!("u8x: {input_name}: {}", describe_io(&e));
+            return Ok(TROUBLE);
+        }
+        (Err(Failure::Output(e)), _) | (Ok(_), Err(e)) => {
+            return Ok(output_failure(e, &sink.name, sink.is_stdout));
+        }
+    };
+    Ok(match outcome {
+        Outcome::Fixed(n) => {
+            if n > 0 && !options.quiet {
+                let s = if n == 1 { "" } else { "s" };
+                eprintln!("u8x: fixed {n} ill-formed sequence{s}");
+            }
+            OK
+        }
+        Outcome::Decoded(Decoded::Done) | Outcome::Encoded(Encoded::Done) => OK,
+        Outcome::Decoded(Decoded::IllFormed { offset, kind }) => {
+            eprintln!(
+                "u8x: {input_name}: byte offset {offset}: {}",
+                describe(kind)
+            );
+            INVALID
+        }
+        Outcome::Encoded(Encoded::Invalid { index, value, kind }) => {
+            eprintln!(
+                "u8x: {input_name}: unit {index} (byte offset {}): {} (value 0x{value:08X})",
+                4 * index,
+                describe(kind)
+            );
+            INVALID
+        }
+        Outcome::Encoded(Encoded::BadLength { len }) => {
+            eprintln!(
+                "u8x: {input_name}: input length {len} is not a multiple of 4, so not UTF-32LE \
+                 (the last {} bytes were not encoded)",
+                len % 4
+            );
+            INVALID
+        }
+    })
+}

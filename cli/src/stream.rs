@@ -1,0 +1,228 @@
+//! Reading any input in fixed-size chunks, carrying the few bytes a chunk
+//! boundary cuts into the next chunk, and naming inputs and outputs in
+//! messages.
+
+use std::ffi::{OsStr, OsString};
+use std::fs::File;
+use std::io::{self, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+
+/// Bytes read per chunk. Memory use does not depend on the input size.
+pub const CHUNK: usize = 64 * 1024;
+
+/// What a message calls standard input and standard output.
+pub const STDIN_NAME: &str = "(standard input)";
+pub const STDOUT_NAME: &str = "(standard output)";
+
+/// An input named on the command line: a file, or standard input for `-`.
+pub enum Source {
+    Stdin,
+    File(PathBuf),
+}
+
+impl Source {
+    /// `-` is standard input; anything else a file name.
+    pub fn from_arg(arg: &OsStr) -> Source {
+        if arg == "-" {
+            Source::Stdin
+        } else {
+            Source::File(PathBuf::from(arg))
+        }
+    }
+
+    /// The input as messages name it.
+    pub fn name(&self) -> String {
+        match self {
+            Source::Stdin => STDIN_NAME.to_string(),
+            Source::File(path) => path.display().to_string(),
+        }
+    }
+
+    /// Opens the input for reading.
+    pub fn open(&self) -> io::Result<Box<dyn Read>> {
+        Ok(match self {
+            Source::Stdin => Box::new(io::stdin().lock()),
+            Source::File(path) => Box::new(File::open(path)?),
+        })
+    }
+}
+
+/// Where converted output goes: a file (`-o OUT`) or standard output.
+pub struct Sink {
+    pub name: String,
+    pub writer: BufWriter<Box<dyn Write>>,
+    pub is_stdout: bool,
+}
+
+impl Sink {
+    /// Creates (truncates) `path`, or uses standard output when `path` is
+    /// `None` or `-`.
+    pub fn create(path: Option<&OsString>) -> io::Result<Sink> {
+        let (name, writer, is_stdout): (String, Box<dyn Write>, bool) = match path {
+            Some(p) if p != "-" => (
+                Path::new(p).display().to_string(),
+                Box::new(File::create(p)?),
+                false,
+            ),
+            _ => (STDOUT_NAME.to_string(), Box::new(io::stdout().lock()), true),
+        };
+        Ok(Sink {
+            name,
+            writer: BufWriter::with_capacity(CHUNK, writer),
+            is_stdout,
+        })
+    }
+}
+
+/// Whether `output` names the same existing file as `input` (writing it would
+/// truncate the input before it is read).
+pub fn same_file(input: &Source, output: Option<&OsString>) -> bool {
+    let (Source::File(input), Some(output)) = (input, output) else {
+        return false;
+    };
+    if output == "-" {
+        return false;
+    }
+    match (std::fs::canonicalize(input), std::fs::canonicalize(output)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// An I/O error as `cat` and friends show it: "No such file or directory",
+/// without Rust's " (os error 2)" suffix.
+pub fn describe_io(e: &io::Error) -> String {
+    let text = e.to_string();
+    match text.find(" (os error ") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}
+
+/// One chunk of input: `data` starts at byte `offset` of the input; `more` is
+/// false once the end of the input is in `data`.
+pub struct Chunk<'a> {
+    pub data: &'a [u8],
+    pub more: bool,
+    pub offset: u64,
+}
+
+/// Reads an input in chunks of [`CHUNK`] bytes. The caller says how much of
+/// each chunk it consumed; the rest (a sequence cut by the chunk end, at most
+/// a few bytes) is moved to the front and completed by the next read.
+pub struct Chunks<R> {
+    reader: R,
+    buf: Box<[u8]>,
+    /// Bytes held in `buf`: carried over, then freshly read.
+    len: usize,
+    /// Input offset of `buf[0]`.
+    offset: u64,
+    eof: bool,
+}
+
+impl<R: Read> Chunks<R> {
+    pub fn new(reader: R) -> Self {
+        Chunks {
+            reader,
+            buf: vec![0; CHUNK].into_boxed_slice(),
+            len: 0,
+            offset: 0,
+            eof: false,
+        }
+    }
+
+    /// The next chunk, after filling the buffer as far as the input allows;
+    /// `None` once everything has been consumed.
+    pub fn next_chunk(&mut self) -> io::Result<Option<Chunk<'_>>> {
+        while self.len < self.buf.len() && !self.eof {
+            match self.reader.read(&mut self.buf[self.len..]) {
+                Ok(0) => self.eof = true,
+                Ok(n) => self.len += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        if self.len == 0 {
+            return Ok(None);
+        }
+        Ok(Some(Chunk {
+            data: &self.buf[..self.len],
+            more: !self.eof,
+            offset: self.offset,
+        }))
+    }
+
+    /// Marks the first `n` bytes of the current chunk as processed.
+    pub fn consume(&mut self, n: usize) {
+        assert!(n <= self.len, "consumed more than the chunk holds");
+        // A full buffer with nothing consumed would never make progress.
+        assert!(
+            n > 0 || self.len < self.buf.len() || self.eof,
+            "no progress on a full chunk"
+        );
+        self.buf.copy_within(n..self.len, 0);
+        self.len -= n;
+        self.offset += n as u64;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader that returns at most `step` bytes per call.
+    struct Trickle<'a> {
+        data: &'a [u8],
+        step: usize,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.step.min(buf.len()).min(self.data.len());
+            buf[..n].copy_from_slice(&self.data[..n]);
+            self.data = &self.data[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn chunks_fill_carry_and_end() {
+        let data: Vec<u8> = (0..(2 * CHUNK + 5)).map(|i| i as u8).collect();
+        let mut chunks = Chunks::new(Trickle {
+            data: &data,
+            step: 1000,
+        });
+        let mut seen = Vec::new();
+        let mut calls = Vec::new();
+        while let Some(chunk) = chunks.next_chunk().unwrap() {
+            assert_eq!(chunk.offset, seen.len() as u64);
+            calls.push((chunk.data.len(), chunk.more));
+            // Leave 3 bytes while more input follows, as a cut sequence would.
+            let n = if chunk.more {
+                chunk.data.len() - 3
+            } else {
+                chunk.data.len()
+            };
+            seen.extend_from_slice(&chunk.data[..n]);
+            chunks.consume(n);
+        }
+        assert_eq!(seen, data);
+        assert_eq!(
+            calls,
+            [(CHUNK, true), (CHUNK, true), (11, false)],
+            "chunks are filled completely before use"
+        );
+    }
+
+    #[test]
+    fn empty_input_has_no_chunks() {
+        let mut chunks = Chunks::new(&b""[..]);
+        assert!(chunks.next_chunk().unwrap().is_none());
+    }
+
+    #[test]
+    fn io_messages_drop_the_os_error_suffix() {
+        let e = io::Error::from_raw_os_error(2);
+        assert!(!describe_io(&e).contains("os error"), "{}", describe_io(&e));
+    }
+}

@@ -1,0 +1,935 @@
+//! End-to-end tests of the `u8x` binary: exact messages, exit statuses, chunk
+//! boundaries, and outputs compared with expectations computed here
+//! independently of the library (std's UTF-8 decoder, hand-written tables).
+
+use std::ffi::CStr;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The chunk size the CLI reads with; the boundary tests aim at it.
+const CHUNK: usize = 64 * 1024;
+
+// ---------------------------------------------------------------- helpers
+
+/// A file in the temporary directory, removed when dropped.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn new(name: &str, contents: &[u8]) -> TempFile {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let path =
+            std::env::temp_dir().join(format!("u8x-cli-test-{}-{n}-{name}", std::process::id()));
+        std::fs::write(&path, contents).unwrap();
+        TempFile(path)
+    }
+
+    /// A name for an output file that does not exist yet.
+    fn absent(name: &str) -> TempFile {
+        let file = TempFile::new(name, b"");
+        std::fs::remove_file(&file.0).unwrap();
+        file
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().expect("temporary paths are UTF-8 here")
+    }
+
+    fn read(&self) -> Vec<u8> {
+        std::fs::read(&self.0).unwrap()
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// What a run of the binary produced.
+struct Run {
+    code: i32,
+    stdout: Vec<u8>,
+    stderr: String,
+}
+
+impl Run {
+    fn out(&self) -> &str {
+        std::str::from_utf8(&self.stdout).expect("stdout is UTF-8")
+    }
+}
+
+/// Runs `u8x args...` with `stdin` (empty if `None`).
+fn u8x(args: &[&str], stdin: Option<&[u8]>) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_u8x"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the u8x binary runs");
+    let input = stdin.unwrap_or_default().to_vec();
+    let mut pipe = child.stdin.take().unwrap();
+    // Feed stdin from a thread so a large input cannot deadlock with output.
+    let feeder = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    Run {
+        code: status.code().expect("u8x exits normally"),
+        stdout,
+        stderr: String::from_utf8(stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// A small deterministic generator (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    /// Mostly text (ASCII, newlines, 2-, 3- and 4-byte characters) with a
+    /// damaged byte now and then, `len` bytes or a few more.
+    fn text(&mut self, len: usize, damage_per_mille: u64) -> Vec<u8> {
+        const PIECES: &[&str] = &["abc", " ", "\n", "é", "€", "😀", "ж", "中文", "\r\n"];
+        const BAD: &[&[u8]] = &[
+            b"\x80",
+            b"\xBF",
+            b"\xC0",
+            b"\xC1",
+            b"\xF5",
+            b"\xFF",
+            b"\xE2\x82",
+            b"\xE0\x80",
+            b"\xED\xA0\x80",
+            b"\xF4\x90",
+            b"\xF0\x8F",
+            b"\xC3",
+            b"\xF0\x9F\x98",
+        ];
+        let mut out = Vec::with_capacity(len + 8);
+        while out.len() < len {
+            if self.below(1000) < damage_per_mille {
+                out.extend_from_slice(BAD[self.below(BAD.len() as u64) as usize]);
+            } else {
+                out.extend_from_slice(PIECES[self.below(PIECES.len() as u64) as usize].as_bytes());
+            }
+        }
+        out
+    }
+
+    fn bytes(&mut self, len: usize) -> Vec<u8> {
+        (0..len).map(|_| self.next() as u8).collect()
+    }
+}
+
+/// Markus Kuhn's UTF-8 stress test, if this checkout has it.
+fn kuhn() -> Option<Vec<u8>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    [
+        root.join("tests/data/UTF-8-test.txt"),
+        root.join("../shared/corpus/kuhn/UTF-8-test.txt"),
+    ]
+    .iter()
+    .find_map(|p| std::fs::read(p).ok())
+}
+
+// ------------------------------------------- independent expectations
+
+/// An ill-formed sequence as std sees it: offset and maximal-subpart bytes.
+#[derive(Debug, PartialEq, Eq, Clone)]
+struct Bad {
+    offset: usize,
+    bytes: Vec<u8>,
+    /// The `u8x_error` number of its kind, classified by hand from Table 3-7.
+    kind: i32,
+}
+
+/// Every ill-formed sequence in `input`, found with `std::str::from_utf8`.
+fn std_errors(input: &[u8]) -> Vec<Bad> {
+    let mut found = Vec::new();
+    let mut pos = 0;
+    while let Err(e) = std::str::from_utf8(&input[pos..]) {
+        let offset = pos + e.valid_up_to();
+        let len = e.error_len().unwrap_or(input.len() - offset);
+        let bytes = input[offset..offset + len].to_vec();
+        let kind = match (bytes[0], e.error_len(), input.get(offset + 1)) {
+            (_, None, _) => 7,                 // input ends inside a sequence
+            (0x80..=0xBF, _, _) => 1,          // unexpected continuation
+            (0xC0 | 0xC1 | 0xF5.., _, _) => 2, // never valid
+            (lead, Some(1), Some(0x80..=0xBF)) => match lead {
+                0xE0 | 0xF0 => 4, // overlong
+                0xED => 5,        // surrogate
+                0xF4 => 6,        // above U+10FFFF
+                _ => unreachable!("{lead:02X} accepts any continuation byte"),
+            },
+            _ => 3, // cut short by a non-continuation byte
+        };
+        found.push(Bad {
+            offset,
+            bytes,
+            kind,
+        });
+        pos = offset + len;
+    }
+    found
+}
+
+/// The C library's description of a `u8x_error` number.
+fn error_name(kind: i32) -> String {
+    // SAFETY: u8x_error_name returns a static NUL-terminated string.
+    unsafe { CStr::from_ptr(u8x::ffi::u8x_error_name(kind)) }
+        .to_str()
+        .unwrap()
+        .to_string()
+}
+
+fn hex(bytes: &[u8]) -> String {
+    let pairs: Vec<String> = bytes.iter().map(|b| format!("{b:02X}")).collect();
+    pairs.join(" ")
+}
+
+/// The lines `u8x check --all` must print for `input` named `name`: lines
+/// counted at 0x0A, columns in characters, an ill-formed sequence counting
+/// as one character.
+fn expected_report(name: &str, input: &[u8]) -> String {
+    let (mut line, mut column, mut pos) = (1, 1, 0);
+    let mut report = String::new();
+    fn advance(valid: &[u8], line: &mut usize, column: &mut usize) {
+        for c in std::str::from_utf8(valid).unwrap().chars() {
+            if c == '\n' {
+                *line += 1;
+                *column = 1;
+            } else {
+                *column += 1;
+            }
+        }
+    }
+    for bad in std_errors(input) {
+        advance(&input[pos..bad.offset], &mut line, &mut column);
+        report += &format!(
+            "{name}:{line}:{column}: byte offset {}: {} (bytes {})\n",
+            bad.offset,
+            error_name(bad.kind),
+            hex(&bad.bytes)
+        );
+        column += 1;
+        pos = bad.offset + bad.bytes.len();
+    }
+    report
+}
+
+/// Windows-1252 as published by Microsoft for 80..9F, the five undefined
+/// bytes mapped to the C1 control of the same value (WHATWG).
+fn cp1252(b: u8) -> char {
+    const HIGH: [u32; 32] = [
+        0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
+        0x2039, 0x0152, 0x8D, 0x017D, 0x8F, 0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013,
+        0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D, 0x017E, 0x0178,
+    ];
+    match b {
+        0x80..=0x9F => char::from_u32(HIGH[b as usize - 0x80]).unwrap(),
+        _ => char::from(b),
+    }
+}
+
+/// `input` with each byte of each ill-formed sequence rewritten by `each`.
+fn per_byte_fix(input: &[u8], each: impl Fn(u8) -> String) -> String {
+    let mut out = String::new();
+    let mut pos = 0;
+    for bad in std_errors(input) {
+        out += std::str::from_utf8(&input[pos..bad.offset]).unwrap();
+        bad.bytes.iter().for_each(|&b| out += &each(b));
+        pos = bad.offset + bad.bytes.len();
+    }
+    out + std::str::from_utf8(&input[pos..]).unwrap()
+}
+
+fn utf32le(text: &str) -> Vec<u8> {
+    text.chars()
+        .flat_map(|c| (c as u32).to_le_bytes())
+        .collect()
+}
+
+fn units_le(units: &[u32]) -> Vec<u8> {
+    units.iter().flat_map(|u| u.to_le_bytes()).collect()
+}
+
+/// The decoding of `input` under the escape policy, computed here: each byte
+/// of an ill-formed sequence becomes U+DC00 + byte.
+fn escape_decode(input: &[u8]) -> Vec<u8> {
+    let mut units = Vec::new();
+    let mut pos = 0;
+    for bad in std_errors(input) {
+        let valid = std::str::from_utf8(&input[pos..bad.offset]).unwrap();
+        units.extend(valid.chars().map(|c| c as u32));
+        units.extend(bad.bytes.iter().map(|&b| 0xDC00 + b as u32));
+        pos = bad.offset + bad.bytes.len();
+    }
+    units.extend(
+        std::str::from_utf8(&input[pos..])
+            .unwrap()
+            .chars()
+            .map(|c| c as u32),
+    );
+    units_le(&units)
+}
+
+// ------------------------------------------------------------- check
+
+#[test]
+fn check_valid_files_print_nothing_and_exit_0() {
+    let a = TempFile::new("a.txt", "héllo wörld\n€😀\n".as_bytes());
+    let empty = TempFile::new("empty.txt", b"");
+    let run = u8x(&["check", a.path(), empty.path()], None);
+    assert_eq!((run.code, run.out(), &*run.stderr), (0, "", ""));
+}
+
+#[test]
+fn check_reports_the_first_error_exactly() {
+    let f = TempFile::new("bad.txt", b"first line\nab\xC3\xA9c\xFF\xFEd\n\x80");
+    let run = u8x(&["check", f.path()], None);
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.out(),
+        format!(
+            "{}:2:5: byte offset 16: byte never valid in UTF-8 (bytes FF)\n",
+            f.path()
+        )
+    );
+    assert_eq!(run.stderr, "");
+}
+
+#[test]
+fn check_all_reports_every_error() {
+    let f = TempFile::new(
+        "all.txt",
+        b"\xE2\x82x\xE0\x80\x80\n\t\xED\xA0\x80 \xF4\x90\x80\x80\xF0\x9F\x98",
+    );
+    let run = u8x(&["check", "--all", f.path()], None);
+    assert_eq!(run.code, 1);
+    let p = f.path();
+    assert_eq!(
+        run.out(),
+        format!(
+            "{p}:1:1: byte offset 0: sequence cut short by a non-continuation byte (bytes E2 82)\n\
+             {p}:1:3: byte offset 3: overlong encoding (bytes E0)\n\
+             {p}:1:4: byte offset 4: unexpected continuation byte (bytes 80)\n\
+             {p}:1:5: byte offset 5: unexpected continuation byte (bytes 80)\n\
+             {p}:2:2: byte offset 8: surrogate (bytes ED)\n\
+             {p}:2:3: byte offset 9: unexpected continuation byte (bytes A0)\n\
+             {p}:2:4: byte offset 10: unexpected continuation byte (bytes 80)\n\
+             {p}:2:6: byte offset 12: value above U+10FFFF (bytes F4)\n\
+             {p}:2:7: byte offset 13: unexpected continuation byte (bytes 90)\n\
+             {p}:2:8: byte offset 14: unexpected continuation byte (bytes 80)\n\
+             {p}:2:9: byte offset 15: unexpected continuation byte (bytes 80)\n\
+             {p}:2:10: byte offset 16: input ends inside a sequence (bytes F0 9F 98)\n"
+        )
+    );
+    assert_eq!(run.out(), expected_report(p, &f.read()));
+    // Short form, and options after the file.
+    let again = u8x(&["check", f.path(), "-a"], None);
+    assert_eq!((again.code, again.out()), (1, run.out()));
+}
+
+#[test]
+fn check_descriptions_are_the_c_library_wording() {
+    let cases: &[(&[u8], i32)] = &[
+        (b"\x80", 1),
+        (b"\xC1\xBF", 2),
+        (b"\xE1\x80z", 3),
+        (b"\xF0\x80\x80\x80", 4),
+        (b"\xED\xBF\xBF", 5),
+        (b"\xF4\xA0\x80\x80", 6),
+        (b"\xF3\xBF", 7),
+    ];
+    for &(input, kind) in cases {
+        let f = TempFile::new("kind.txt", input);
+        let run = u8x(&["check", f.path()], None);
+        let bad = &std_errors(input)[0];
+        assert_eq!(bad.kind, kind, "the test's own classification");
+        assert_eq!(
+            run.out(),
+            format!(
+                "{}:1:1: byte offset 0: {} (bytes {})\n",
+                f.path(),
+                error_name(kind),
+                hex(&bad.bytes)
+            )
+        );
+    }
+}
+
+#[test]
+fn check_quiet_prints_nothing() {
+    let bad = TempFile::new("q.txt", b"a\xFFb\xFF");
+    let good = TempFile::new("ok.txt", b"ok");
+    for flag in ["-q", "--quiet"] {
+        let run = u8x(&["check", flag, "--all", good.path(), bad.path()], None);
+        assert_eq!((run.code, run.out(), &*run.stderr), (1, "", ""));
+    }
+    let run = u8x(&["check", "-q", good.path()], None);
+    assert_eq!((run.code, run.out()), (0, ""));
+    let run = u8x(&["check", "-aq", bad.path()], None);
+    assert_eq!((run.code, run.out()), (1, ""));
+}
+
+#[test]
+fn check_missing_file_is_reported_and_the_others_still_checked() {
+    let bad = TempFile::new("b.txt", b"\xC0");
+    let good = TempFile::new("g.txt", b"fine");
+    let missing = TempFile::absent("missing.txt");
+    let run = u8x(&["check", missing.path(), bad.path(), good.path()], None);
+    assert_eq!(run.code, 2, "an unreadable file wins over an invalid one");
+    assert_eq!(
+        run.stderr,
+        format!("u8x: {}: No such file or directory\n", missing.path())
+    );
+    assert_eq!(
+        run.out(),
+        format!(
+            "{}:1:1: byte offset 0: byte never valid in UTF-8 (bytes C0)\n",
+            bad.path()
+        )
+    );
+    // Even quiet, an I/O error is an error.
+    let run = u8x(&["check", "-q", good.path(), missing.path()], None);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("No such file or directory"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn check_directory_is_an_io_error() {
+    let dir = std::env::temp_dir();
+    let run = u8x(&["check", dir.to_str().unwrap()], None);
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        format!("u8x: {}: Is a directory\n", dir.display())
+    );
+}
+
+#[test]
+fn check_reads_stdin() {
+    let input = b"ok\n\xE2\x28\xA1";
+    for args in [
+        &["check"][..],
+        &["check", "-"],
+        &["check", "--all", "--", "-"],
+    ] {
+        let run = u8x(args, Some(input));
+        assert_eq!(run.code, 1);
+        let first = "(standard input):2:1: byte offset 3: sequence cut short by a non-continuation byte (bytes E2)\n";
+        assert!(run.out().starts_with(first), "{args:?}: {}", run.out());
+    }
+    let run = u8x(&["check"], Some("ça va\n".as_bytes()));
+    assert_eq!((run.code, run.out()), (0, ""));
+}
+
+/// A file longer than a chunk: `prefix` fills the first chunk up to
+/// `CHUNK - before` bytes, then `tail` follows.
+fn across_edge(before: usize, tail: &[u8]) -> Vec<u8> {
+    // 99 characters and a newline per line, then ASCII up to the edge.
+    let mut data = Vec::new();
+    while data.len() + 100 <= CHUNK - before {
+        data.extend_from_slice(&[b'a'; 99]);
+        data.push(b'\n');
+    }
+    data.resize(CHUNK - before, b'b');
+    data.extend_from_slice(tail);
+    data
+}
+
+#[test]
+fn check_positions_across_chunk_edges() {
+    let lines = (CHUNK / 100) as u64 + 1; // the line the edge is on
+    let col0 = (CHUNK % 100) as u64 + 1; // its column at the edge, ASCII only
+    let cases: &[(usize, &[u8], &str)] = &[
+        // The error is the first byte of the second chunk.
+        (0, b"\x80tail", "unexpected continuation byte (bytes 80)"),
+        // A 3-byte character split 2+1 by the edge, then an error.
+        (
+            2,
+            b"\xE2\x82\xACz\xFF",
+            "byte never valid in UTF-8 (bytes FF)",
+        ),
+        // A 4-byte character split 1+3, then an error.
+        (
+            1,
+            b"\xF0\x9F\x98\x80\xC1",
+            "byte never valid in UTF-8 (bytes C1)",
+        ),
+        // A truncated sequence cut by the edge: its bytes straddle it.
+        (
+            2,
+            b"\xE2\x82z",
+            "sequence cut short by a non-continuation byte (bytes E2 82)",
+        ),
+        (
+            1,
+            b"\xF0\x9F\x98z",
+            "sequence cut short by a non-continuation byte (bytes F0 9F 98)",
+        ),
+        // The file ends inside a sequence just after the edge.
+        (
+            1,
+            b"\xF0\x9F\x98",
+            "input ends inside a sequence (bytes F0 9F 98)",
+        ),
+    ];
+    for &(before, tail, what) in cases {
+        let data = across_edge(before, tail);
+        let f = TempFile::new("edge.txt", &data);
+        let run = u8x(&["check", f.path()], None);
+        assert_eq!(run.code, 1, "{what}");
+        let bad = &std_errors(&data)[0];
+        let chars_before = std::str::from_utf8(&data[CHUNK - before..bad.offset])
+            .unwrap()
+            .chars()
+            .count() as u64;
+        let column = col0 - before as u64 + chars_before;
+        assert_eq!(
+            run.out(),
+            format!(
+                "{}:{lines}:{column}: byte offset {}: {what}\n",
+                f.path(),
+                bad.offset
+            )
+        );
+        assert_eq!(
+            run.out(),
+            expected_report(f.path(), &data)
+                .lines()
+                .next()
+                .unwrap()
+                .to_string()
+                + "\n"
+        );
+    }
+}
+
+#[test]
+fn check_all_matches_std_on_large_damaged_text() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    for (len, damage) in [(5 * CHUNK + 123, 2), (3 * CHUNK, 40)] {
+        let data = rng.text(len, damage);
+        let f = TempFile::new("big.txt", &data);
+        let run = u8x(&["check", "--all", f.path()], None);
+        let expected = expected_report(f.path(), &data);
+        assert!(!expected.is_empty());
+        assert_eq!(run.code, 1);
+        assert_eq!(run.out(), expected);
+        // The same through stdin, which delivers it in pipe-sized pieces.
+        let piped = u8x(&["check", "--all"], Some(&data));
+        assert_eq!(piped.out(), expected_report("(standard input)", &data));
+    }
+}
+
+#[test]
+fn check_kuhn_stress_test() {
+    let Some(data) = kuhn() else {
+        eprintln!("UTF-8-test.txt not found; skipped");
+        return;
+    };
+    let f = TempFile::new("kuhn.txt", &data);
+    let run = u8x(&["check", "--all", f.path()], None);
+    assert_eq!(run.code, 1);
+    assert_eq!(run.out(), expected_report(f.path(), &data));
+}
+
+// --------------------------------------------------------------- fix
+
+#[test]
+fn fix_replace_matches_from_utf8_lossy() {
+    let mut rng = Rng(42);
+    let mut inputs = vec![
+        rng.text(3 * CHUNK + 17, 30),
+        across_edge(2, b"\xE2\x82z\xE2\x82"),
+    ];
+    inputs.extend(kuhn());
+    for data in inputs {
+        let f = TempFile::new("fix.txt", &data);
+        let n = std_errors(&data).len();
+        for args in [
+            &["fix", f.path()][..],
+            &["fix", "--policy", "replace", f.path()],
+        ] {
+            let run = u8x(args, None);
+            assert_eq!(run.code, 0);
+            assert_eq!(run.out(), String::from_utf8_lossy(&data));
+            assert_eq!(run.stderr, format!("u8x: fixed {n} ill-formed sequences\n"));
+        }
+    }
+}
+
+#[test]
+fn fix_latin1_cp1252_and_escape() {
+    let mut rng = Rng(7);
+    let data = rng.text(2 * CHUNK + 5, 50);
+    let f = TempFile::new("fix2.txt", &data);
+    let n = std_errors(&data).len();
+    let cases: [(&str, String); 3] = [
+        ("latin1", per_byte_fix(&data, |b| char::from(b).to_string())),
+        ("cp1252", per_byte_fix(&data, |b| cp1252(b).to_string())),
+        ("escape", per_byte_fix(&data, |b| format!("\\x{b:02X}"))),
+    ];
+    for (policy, expected) in cases {
+        let run = u8x(&["fix", &format!("--policy={policy}"), f.path()], None);
+        assert_eq!(run.code, 0, "{policy}");
+        assert!(run.out() == expected, "{policy}: output differs");
+        assert_eq!(run.stderr, format!("u8x: fixed {n} ill-formed sequences\n"));
+    }
+    let run = u8x(&["fix", "--policy", "escape"], Some(b"a\xC3(\xF0\x9F\x98"));
+    assert_eq!(run.out(), "a\\xC3(\\xF0\\x9F\\x98");
+    assert_eq!(run.stderr, "u8x: fixed 2 ill-formed sequences\n");
+}
+
+#[test]
+fn fix_output_file_quiet_and_summary() {
+    let input = TempFile::new("in.txt", b"caf\xE9\n");
+    let out = TempFile::absent("out.txt");
+    let run = u8x(
+        &["fix", "--policy", "cp1252", "-o", out.path(), input.path()],
+        None,
+    );
+    assert_eq!((run.code, run.out()), (0, ""));
+    assert_eq!(run.stderr, "u8x: fixed 1 ill-formed sequence\n");
+    assert_eq!(out.read(), "café\n".as_bytes());
+    let run = u8x(&["fix", "-q", "--output", out.path(), input.path()], None);
+    assert_eq!((run.code, run.out(), &*run.stderr), (0, "", ""));
+    assert_eq!(out.read(), "caf\u{FFFD}\n".as_bytes());
+    // Valid input: copied as is, no summary.
+    let run = u8x(&["fix"], Some("déjà vu\u{FEFF}".as_bytes()));
+    assert_eq!(
+        (run.code, run.out(), &*run.stderr),
+        (0, "déjà vu\u{FEFF}", "")
+    );
+}
+
+#[test]
+fn fix_refuses_to_overwrite_its_input() {
+    let f = TempFile::new("same.txt", b"x\xFF");
+    let run = u8x(&["fix", "-o", f.path(), f.path()], None);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("same file"), "{}", run.stderr);
+    assert_eq!(f.read(), b"x\xFF");
+}
+
+#[test]
+fn fix_missing_input_creates_no_output() {
+    let missing = TempFile::absent("nope.txt");
+    let out = TempFile::absent("never.txt");
+    let run = u8x(&["fix", "-o", out.path(), missing.path()], None);
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        format!("u8x: {}: No such file or directory\n", missing.path())
+    );
+    assert!(!out.0.exists());
+}
+
+// ----------------------------------------------------- decode, encode
+
+#[test]
+fn decode_strict_writes_utf32le() {
+    let text = "a\u{E9}\u{20AC}\u{1F600}\n\u{FEFF}\u{10FFFF}";
+    let run = u8x(&["decode"], Some(text.as_bytes()));
+    assert_eq!((run.code, &*run.stderr), (0, ""));
+    assert_eq!(run.stdout, utf32le(text));
+}
+
+#[test]
+fn decode_strict_stops_at_the_first_error() {
+    let f = TempFile::new("d.txt", b"ab\xE2\x82\xACc\xF0\x80\x80\x80d");
+    let out = TempFile::absent("d.u32");
+    let run = u8x(
+        &["decode", "--policy", "strict", "-o", out.path(), f.path()],
+        None,
+    );
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.stderr,
+        format!("u8x: {}: byte offset 6: overlong encoding\n", f.path())
+    );
+    assert_eq!(
+        out.read(),
+        utf32le("ab€c"),
+        "the output before the error stays"
+    );
+    // Across a chunk edge, from stdin.
+    let data = across_edge(1, b"\xF0\x9F\x98\x80\xF0\x9F\x98z");
+    let run = u8x(&["decode"], Some(&data));
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "u8x: (standard input): byte offset {}: sequence cut short by a non-continuation byte\n",
+            CHUNK + 3
+        )
+    );
+    assert_eq!(
+        run.stdout,
+        utf32le(std::str::from_utf8(&data[..CHUNK + 3]).unwrap())
+    );
+}
+
+#[test]
+fn decode_policies() {
+    let mut rng = Rng(99);
+    let data = rng.text(2 * CHUNK + 3, 20);
+    let f = TempFile::new("dp.txt", &data);
+    let lossy = String::from_utf8_lossy(&data);
+    let cases: [(&str, Vec<u8>); 4] = [
+        ("replace", utf32le(&lossy)),
+        (
+            "latin1",
+            utf32le(&per_byte_fix(&data, |b| char::from(b).to_string())),
+        ),
+        (
+            "cp1252",
+            utf32le(&per_byte_fix(&data, |b| cp1252(b).to_string())),
+        ),
+        ("escape", escape_decode(&data)),
+    ];
+    for (policy, expected) in cases {
+        let run = u8x(&["decode", "--policy", policy, f.path()], None);
+        assert_eq!((run.code, &*run.stderr), (0, ""), "{policy}");
+        assert!(run.stdout == expected, "{policy}: output differs");
+    }
+}
+
+#[test]
+fn escape_round_trips_random_bytes() {
+    let mut rng = Rng(2024);
+    let mut data = rng.bytes(3 * CHUNK + 1);
+    // Some text too, so that decoding has valid sequences to keep.
+    data.extend(rng.text(CHUNK, 10));
+    let f = TempFile::new("rand.bin", &data);
+    let mid = TempFile::absent("rand.u32");
+    let back = TempFile::absent("rand.back");
+    let run = u8x(
+        &["decode", "--policy", "escape", "-o", mid.path(), f.path()],
+        None,
+    );
+    assert_eq!((run.code, &*run.stderr), (0, ""));
+    assert!(mid.read() == escape_decode(&data));
+    let run = u8x(
+        &[
+            "encode",
+            "--policy",
+            "escape",
+            "-o",
+            back.path(),
+            mid.path(),
+        ],
+        None,
+    );
+    assert_eq!((run.code, &*run.stderr), (0, ""));
+    assert!(back.read() == data, "escape round trip");
+    // And through pipes.
+    let run = u8x(&["encode", "--policy=escape", "-"], Some(&mid.read()));
+    assert!(run.code == 0 && run.stdout == data);
+}
+
+#[test]
+fn encode_valid_and_round_trip() {
+    let mut rng = Rng(5);
+    let text = String::from_utf8_lossy(&rng.text(CHUNK + 999, 0)).into_owned();
+    let utf32 = utf32le(&text);
+    let run = u8x(&["encode"], Some(&utf32));
+    assert_eq!((run.code, &*run.stderr), (0, ""));
+    assert!(run.stdout == text.as_bytes());
+    let run = u8x(&["decode"], Some(text.as_bytes()));
+    assert!(run.stdout == utf32);
+}
+
+#[test]
+fn encode_strict_reports_unit_index_and_value() {
+    let units = [0x41, 0x20AC, 0xD800, 0x42];
+    let f = TempFile::new("e.u32", &units_le(&units));
+    let run = u8x(&["encode", f.path()], None);
+    assert_eq!(run.code, 1);
+    assert_eq!(run.out(), "A€", "the output before the error stays");
+    assert_eq!(
+        run.stderr,
+        format!(
+            "u8x: {}: unit 2 (byte offset 8): surrogate (value 0x0000D800)\n",
+            f.path()
+        )
+    );
+    // Above U+10FFFF, beyond the first chunk.
+    let mut units = vec![0x263A; CHUNK / 4 + 10];
+    units.push(0x110000);
+    let run = u8x(&["encode"], Some(&units_le(&units)));
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "u8x: (standard input): unit {} (byte offset {}): value above U+10FFFF (value 0x00110000)\n",
+            units.len() - 1,
+            4 * (units.len() - 1)
+        )
+    );
+    assert_eq!(run.out(), "☺".repeat(units.len() - 1));
+}
+
+#[test]
+fn encode_replace_and_escape_policies() {
+    let units = [0x61, 0xDC80, 0xFFFF_FFFF, 0xDFFF, 0xDCFF, 0x62];
+    let run = u8x(&["encode", "--policy", "replace"], Some(&units_le(&units)));
+    assert_eq!(run.code, 0);
+    assert_eq!(run.out(), "a\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}b");
+    let run = u8x(&["encode", "--policy", "escape"], Some(&units_le(&units)));
+    assert_eq!(run.code, 1);
+    assert_eq!(run.stdout, b"a\x80");
+    assert_eq!(
+        run.stderr,
+        "u8x: (standard input): unit 2 (byte offset 8): value above U+10FFFF (value 0xFFFFFFFF)\n"
+    );
+}
+
+#[test]
+fn encode_rejects_a_length_not_multiple_of_4() {
+    let mut input = units_le(&[0x68, 0x69]);
+    input.extend_from_slice(&[0x21, 0, 0]);
+    let run = u8x(&["encode"], Some(&input));
+    assert_eq!(run.code, 1);
+    assert_eq!(run.out(), "hi", "the complete units are encoded");
+    assert_eq!(
+        run.stderr,
+        "u8x: (standard input): input length 11 is not a multiple of 4, so not UTF-32LE \
+         (the last 3 bytes were not encoded)\n"
+    );
+}
+
+/// Decodes a generated ~50 MB stream from stdin under a virtual-memory limit
+/// far below what holding the input (or its 200 MB of output) would need.
+#[cfg(target_os = "linux")]
+#[test]
+fn decode_streams_in_constant_memory() {
+    const TOTAL: usize = 50 << 20;
+    // Valid text in blocks of about (never exactly) a chunk.
+    let block = Rng(11).text(CHUNK - 3, 0);
+    let chars_per_block = std::str::from_utf8(&block).unwrap().chars().count();
+    let block_len = block.len();
+    let limit_kib = 48 * 1024;
+    let script = format!("ulimit -v {limit_kib} && exec \"$0\" decode --policy replace");
+    let mut child = Command::new("/bin/sh")
+        .args(["-c", &script, env!("CARGO_BIN_EXE_u8x")])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("/bin/sh runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || {
+        let mut sent = 0;
+        while sent < TOTAL {
+            if stdin.write_all(&block).is_err() {
+                break;
+            }
+            sent += block.len();
+        }
+        sent
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let (mut buf, mut received) = (vec![0u8; 1 << 16], 0usize);
+    loop {
+        match stdout.read(&mut buf).unwrap() {
+            0 => break,
+            n => received += n,
+        }
+    }
+    let sent = feeder.join().unwrap();
+    let status = child.wait().unwrap();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert!(status.success(), "{status}: {stderr}");
+    assert!(sent >= TOTAL);
+    assert_eq!(received, 4 * chars_per_block * (sent / block_len));
+}
+
+// -------------------------------------------------- usage and help
+
+#[test]
+fn usage_errors_exit_2_with_usage_on_stderr() {
+    let cases: &[&[&str]] = &[
+        &[],
+        &["frobnicate"],
+        &["--frobnicate"],
+        &["check", "--bogus"],
+        &["check", "-x"],
+        &["fix", "--policy", "strict"],
+        &["fix", "--policy"],
+        &["decode", "--policy", "nope"],
+        &["encode", "--policy", "latin1"],
+        &["decode", "a", "b"],
+        &["help", "nope"],
+    ];
+    for args in cases {
+        let run = u8x(args, None);
+        assert_eq!(run.code, 2, "{args:?}");
+        assert_eq!(run.out(), "", "{args:?}");
+        assert!(run.stderr.starts_with("u8x: "), "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains("Usage:"), "{args:?}: {}", run.stderr);
+    }
+    let run = u8x(&["encode", "--policy", "latin1"], None);
+    assert!(
+        run.stderr
+            .starts_with("u8x: encode: unknown policy 'latin1'"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn help_and_version() {
+    for args in [&["--help"][..], &["-h"], &["help"]] {
+        let run = u8x(args, None);
+        assert_eq!((run.code, &*run.stderr), (0, ""));
+        for command in ["check", "fix", "decode", "encode"] {
+            assert!(run.out().contains(&format!("u8x {command}")), "{args:?}");
+        }
+    }
+    for command in ["check", "fix", "decode", "encode"] {
+        let help = u8x(&["help", command], None);
+        assert_eq!(help.code, 0);
+        assert!(help.out().starts_with(&format!("Usage: u8x {command}")));
+        let flag = u8x(&[command, "--help"], None);
+        assert_eq!(flag.out(), help.out());
+    }
+    assert!(u8x(&["help", "check"], None)
+        .out()
+        .contains("characters (code points)"));
+    assert!(u8x(&["help", "fix"], None).out().contains("\\xHH"));
+    let run = u8x(&["--version"], None);
+    assert_eq!(run.code, 0);
+    // SAFETY: u8x_version returns a static NUL-terminated string.
+    let version = unsafe { CStr::from_ptr(u8x::ffi::u8x_version()) };
+    assert_eq!(run.out(), format!("u8x {}\n", version.to_str().unwrap()));
+}
