@@ -50,12 +50,12 @@ fn validate(src: &[u8]) -> FastStop {
 
 fn decode(src: &[u8], dst: &mut [u32]) -> FastStop {
     // SAFETY: see above.
-    unsafe { utf8::decode::<false>(src, dst.as_mut_ptr(), dst.len()) }
+    unsafe { utf8::decode(src, dst.as_mut_ptr(), dst.len()) }
 }
 
 fn count(src: &[u8]) -> FastStop {
-    // SAFETY: see above; with COUNT the output pointer is never used.
-    unsafe { utf8::decode::<true>(src, core::ptr::null_mut(), usize::MAX) }
+    // SAFETY: see above.
+    unsafe { utf8::count(src) }
 }
 
 fn encode(src: &[u32], dst: &mut [u8]) -> FastStop {

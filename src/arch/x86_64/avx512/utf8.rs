@@ -362,13 +362,13 @@ unsafe fn emit(block: __m512i, next: __m512i, leads: u64, all_ascii: bool, out: 
     n
 }
 
-/// Decodes (or, with `COUNT`, counts) the longest valid prefix of `src`.
+/// Decodes the longest valid prefix of `src`.
 ///
 /// # Safety
-/// The CPU must support the enabled features; unless `COUNT`, `out` points
-/// to `cap` writable code points.
+/// The CPU must support the enabled features; `out` points to `cap`
+/// writable code points.
 #[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,popcnt,bmi1")]
-pub(super) unsafe fn decode<const COUNT: bool>(src: &[u8], out: *mut u32, cap: usize) -> FastStop {
+pub(super) unsafe fn decode(src: &[u8], out: *mut u32, cap: usize) -> FastStop {
     let (ptr, len) = (src.as_ptr(), src.len());
     let mut written = 0usize;
     if len == 0 {
@@ -420,7 +420,7 @@ pub(super) unsafe fn decode<const COUNT: bool>(src: &[u8], out: *mut u32, cap: u
             leads &= low_bits(q - i);
         }
         let n = leads.count_ones() as usize;
-        if !COUNT && cap - written < n {
+        if cap - written < n {
             let read = if leads == 0 {
                 i
             } else {
@@ -432,12 +432,8 @@ pub(super) unsafe fn decode<const COUNT: bool>(src: &[u8], out: *mut u32, cap: u
                 flagged: None,
             };
         }
-        written += if COUNT {
-            n
-        } else {
-            // SAFETY: room for n code points was checked just above.
-            unsafe { emit(block, next, leads, block_ascii, out.add(written)) }
-        };
+        // SAFETY: room for n code points was checked just above.
+        written += unsafe { emit(block, next, leads, block_ascii, out.add(written)) };
         if let Some(e) = error {
             return FastStop {
                 read: restart_point(src, e),
@@ -455,5 +451,93 @@ pub(super) unsafe fn decode<const COUNT: bool>(src: &[u8], out: *mut u32, cap: u
         i += 64;
         block = next;
         block_flags = next_flags;
+    }
+}
+
+/// Counts the characters of the longest valid prefix: the validation loop,
+/// adding each validated block's lead bytes.
+///
+/// A block's leads are counted once it has validated; an error flagged at
+/// `e` restarts at `q >= e - 3`, which may lie in the block before, whose
+/// leads from `q` on are then taken back.
+///
+/// # Safety
+/// The CPU must support the enabled features.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
+pub(super) unsafe fn count(src: &[u8]) -> FastStop {
+    let (ptr, len) = (src.as_ptr(), src.len());
+    let mut prev = _mm512_setzero_si512();
+    let mut prev_leads = 0u64;
+    let mut counted = 0usize;
+    let mut i = 0;
+    let stop = |e: usize, i: usize, counted: usize, block_leads: u64, prev_leads: u64| {
+        let q = restart_point(src, e);
+        let counted = if q >= i {
+            counted + (block_leads & low_bits(q - i)).count_ones() as usize
+        } else {
+            counted - (prev_leads & !low_bits(q + 64 - i)).count_ones() as usize
+        };
+        FastStop {
+            read: q,
+            written: counted,
+            flagged: Some(e.min(len)),
+        }
+    };
+    while i < len {
+        // SAFETY: i < len.
+        let block = unsafe { load_block(ptr, i, len) };
+        let valid = low_bits(len - i);
+        if non_ascii(block) == 0 {
+            if ends_incomplete(prev) {
+                return stop(i, i, counted, valid, prev_leads);
+            }
+            counted += (len - i).min(64);
+            prev_leads = valid;
+            i += 64;
+            prev = block;
+            while i + 256 <= len {
+                // SAFETY: bytes i..i+256 are in bounds.
+                let (a, b, c, d) = unsafe {
+                    (
+                        _mm512_loadu_si512(ptr.add(i).cast()),
+                        _mm512_loadu_si512(ptr.add(i + 64).cast()),
+                        _mm512_loadu_si512(ptr.add(i + 128).cast()),
+                        _mm512_loadu_si512(ptr.add(i + 192).cast()),
+                    )
+                };
+                let any = _mm512_ternarylogic_epi32::<0xFE>(a, b, _mm512_or_si512(c, d));
+                if non_ascii(any) != 0 {
+                    break;
+                }
+                counted += 256;
+                i += 256;
+                prev = d;
+            }
+            continue;
+        }
+        let leads = !_mm512_cmplt_epi8_mask(block, _mm512_set1_epi8(-64)) & valid;
+        let flags = flagged_bytes(check_block(block, prev));
+        if flags != 0 {
+            return stop(
+                i + flags.trailing_zeros() as usize,
+                i,
+                counted,
+                leads,
+                prev_leads,
+            );
+        }
+        counted += leads.count_ones() as usize;
+        prev_leads = leads;
+        prev = block;
+        i += 64;
+    }
+    if ends_incomplete(prev) {
+        // Only a full final block gets here (see `validate`), so `i == len`.
+        return stop(len, len, counted, 0, prev_leads);
+    }
+    FastStop {
+        read: len,
+        written: counted,
+        flagged: None,
     }
 }
