@@ -1,3 +1,5 @@
 //! x86-64 kernels.
 
+pub(crate) mod avx2;
 pub(crate) mod avx512;
+mod tables;

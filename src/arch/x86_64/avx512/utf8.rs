@@ -20,96 +20,27 @@ use core::mem::transmute;
 
 use crate::arch::{restart_point, FastStop};
 
-const TOO_SHORT: u8 = 1 << 0;
-const TOO_LONG: u8 = 1 << 1;
-const OVERLONG_3: u8 = 1 << 2;
-const TOO_LARGE: u8 = 1 << 3;
-const SURROGATE: u8 = 1 << 4;
-const OVERLONG_2: u8 = 1 << 5;
-const TOO_LARGE_1000: u8 = 1 << 6;
-const OVERLONG_4: u8 = 1 << 6;
-const TWO_CONTS: u8 = 1 << 7;
-const CARRY: u8 = TOO_SHORT | TOO_LONG | TWO_CONTS;
-
-const fn splat16(t: [u8; 16]) -> [u8; 64] {
-    let mut out = [0u8; 64];
-    let mut i = 0;
-    while i < 64 {
-        out[i] = t[i % 16];
-        i += 1;
-    }
-    out
-}
+use super::super::tables::{self, splat};
 
 const fn bytes(f: [u8; 64]) -> __m512i {
     // SAFETY: both are 64 plain bytes; every bit pattern is a valid __m512i.
     unsafe { transmute(f) }
 }
 
-const fn dwords(f: [u32; 16]) -> __m512i {
+const fn dwords(f: [u32; 8]) -> __m512i {
+    let mut all = [0u32; 16];
+    let mut i = 0;
+    while i < 8 {
+        all[i] = f[i];
+        i += 1;
+    }
     // SAFETY: as above.
-    unsafe { transmute(f) }
+    unsafe { transmute(all) }
 }
 
-/// Indexed by the high nibble of the previous byte.
-const BYTE_1_HIGH: __m512i = bytes(splat16([
-    TOO_LONG,
-    TOO_LONG,
-    TOO_LONG,
-    TOO_LONG,
-    TOO_LONG,
-    TOO_LONG,
-    TOO_LONG,
-    TOO_LONG, // 0_______
-    TWO_CONTS,
-    TWO_CONTS,
-    TWO_CONTS,
-    TWO_CONTS,                                           // 10______
-    TOO_SHORT | OVERLONG_2,                              // 1100____
-    TOO_SHORT,                                           // 1101____
-    TOO_SHORT | OVERLONG_3 | SURROGATE,                  // 1110____
-    TOO_SHORT | TOO_LARGE | TOO_LARGE_1000 | OVERLONG_4, // 1111____
-]));
-
-/// Indexed by the low nibble of the previous byte.
-const BYTE_1_LOW: __m512i = bytes(splat16([
-    CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4, // ____0000
-    CARRY | OVERLONG_2,                           // ____0001
-    CARRY,
-    CARRY,
-    CARRY | TOO_LARGE, // ____0100
-    CARRY | TOO_LARGE | TOO_LARGE_1000,
-    CARRY | TOO_LARGE | TOO_LARGE_1000,
-    CARRY | TOO_LARGE | TOO_LARGE_1000,
-    CARRY | TOO_LARGE | TOO_LARGE_1000,
-    CARRY | TOO_LARGE | TOO_LARGE_1000,
-    CARRY | TOO_LARGE | TOO_LARGE_1000,
-    CARRY | TOO_LARGE | TOO_LARGE_1000,
-    CARRY | TOO_LARGE | TOO_LARGE_1000,
-    CARRY | TOO_LARGE | TOO_LARGE_1000 | SURROGATE, // ____1101
-    CARRY | TOO_LARGE | TOO_LARGE_1000,
-    CARRY | TOO_LARGE | TOO_LARGE_1000,
-]));
-
-/// Indexed by the high nibble of this byte.
-const BYTE_2_HIGH: __m512i = bytes(splat16([
-    TOO_SHORT,
-    TOO_SHORT,
-    TOO_SHORT,
-    TOO_SHORT,
-    TOO_SHORT,
-    TOO_SHORT,
-    TOO_SHORT,
-    TOO_SHORT, // 0_______
-    TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE_1000 | OVERLONG_4, // 1000____
-    TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE, // 1001____
-    TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE, // 101_____
-    TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
-    TOO_SHORT,
-    TOO_SHORT,
-    TOO_SHORT,
-    TOO_SHORT, // 11______
-]));
+const BYTE_1_HIGH: __m512i = bytes(splat(tables::BYTE_1_HIGH));
+const BYTE_1_LOW: __m512i = bytes(splat(tables::BYTE_1_LOW));
+const BYTE_2_HIGH: __m512i = bytes(splat(tables::BYTE_2_HIGH));
 
 /// Permute indices that shift a block right by `n` bytes, pulling the last
 /// `n` bytes of the previous block in front (VPERMT2B: index >= 64 selects
@@ -162,10 +93,8 @@ const BYTE_IN_LANE: __m512i = {
 /// By the lead's count of leading ones (0, 2, 3, 4): which payload bits of
 /// the four gathered bytes belong to the character, and how far right the
 /// joined 24-bit value must move.
-const PAYLOAD_MASK: __m512i = dwords([
-    0x7F, 0, 0x3F1F, 0x3F3F0F, 0x3F3F3F07, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-]);
-const FINAL_SHIFT: __m512i = dwords([18, 0, 12, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+const PAYLOAD_MASK: __m512i = dwords(tables::PAYLOAD_MASK);
+const FINAL_SHIFT: __m512i = dwords(tables::FINAL_SHIFT);
 
 /// Error bits for each byte of `input`, given the block before it.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
@@ -198,11 +127,8 @@ fn check_block(input: __m512i, prev: __m512i) -> __m512i {
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
 fn ends_incomplete(block: __m512i) -> bool {
-    let mut limits = [0xFFu8; 64];
-    limits[61] = 0xF0 - 1;
-    limits[62] = 0xE0 - 1;
-    limits[63] = 0xC0 - 1;
-    let over = _mm512_subs_epu8(block, bytes(limits));
+    const LIMITS: __m512i = bytes(tables::incomplete_limits());
+    let over = _mm512_subs_epu8(block, LIMITS);
     _mm512_test_epi8_mask(over, over) != 0
 }
 

@@ -1,0 +1,49 @@
+//! AVX2 tier (Haswell and later, Zen): 32 bytes a step.
+//!
+//! Validation and counting use the same nibble-lookup algorithm as the
+//! AVX-512 tier. Decoding has no byte compress or two-table permute here, so
+//! it finds each character's lead with a bit scan over the block's lead mask,
+//! copies its four bytes into a lane, and assembles 8 lanes at once.
+//! Encoding uses the scalar core.
+
+mod utf8;
+
+use crate::arch::{FastStop, Kernels, Tier};
+
+static KERNELS: Kernels = Kernels {
+    tier: Tier::Avx2,
+    validate: Some(validate),
+    decode: Some(decode),
+    count: Some(count),
+    encode: None,
+    encoded_len: None,
+};
+
+fn detected() -> bool {
+    std::is_x86_feature_detected!("avx2")
+        && std::is_x86_feature_detected!("popcnt")
+        && std::is_x86_feature_detected!("bmi1")
+}
+
+/// The table, if this CPU has every feature the kernels are compiled for.
+pub(crate) fn kernels() -> Option<&'static Kernels> {
+    detected().then_some(&KERNELS)
+}
+
+// SAFETY (all wrappers): only reachable through KERNELS, which `kernels()`
+// hands out only after confirming every target feature the kernels enable.
+
+fn validate(src: &[u8]) -> FastStop {
+    // SAFETY: see above.
+    unsafe { utf8::validate::<false>(src) }
+}
+
+fn count(src: &[u8]) -> FastStop {
+    // SAFETY: see above.
+    unsafe { utf8::validate::<true>(src) }
+}
+
+fn decode(src: &[u8], dst: &mut [u32]) -> FastStop {
+    // SAFETY: see above.
+    unsafe { utf8::decode(src, dst.as_mut_ptr(), dst.len()) }
+}

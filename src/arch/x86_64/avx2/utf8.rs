@@ -1,0 +1,368 @@
+//! UTF-8 validation, counting and decoding, 32 bytes a step.
+
+use core::arch::x86_64::*;
+use core::mem::transmute;
+
+use super::super::tables::{self, splat};
+use crate::arch::{restart_point, FastStop};
+
+const fn bytes(f: [u8; 32]) -> __m256i {
+    // SAFETY: both are 32 plain bytes; every bit pattern is a valid __m256i.
+    unsafe { transmute(f) }
+}
+
+const fn dwords(f: [u32; 8]) -> __m256i {
+    // SAFETY: as above.
+    unsafe { transmute(f) }
+}
+
+const BYTE_1_HIGH: __m256i = bytes(splat(tables::BYTE_1_HIGH));
+const BYTE_1_LOW: __m256i = bytes(splat(tables::BYTE_1_LOW));
+const BYTE_2_HIGH: __m256i = bytes(splat(tables::BYTE_2_HIGH));
+const LIMITS: __m256i = bytes(tables::incomplete_limits());
+const PAYLOAD_MASK: __m256i = dwords(tables::PAYLOAD_MASK);
+const FINAL_SHIFT: __m256i = dwords(tables::FINAL_SHIFT);
+/// A lead's high nibble to the index `PAYLOAD_MASK` and `FINAL_SHIFT` use
+/// (its count of leading ones: 0, 2, 3 or 4).
+const LEAD_CLASS: __m256i = bytes(splat([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 3, 4]));
+
+#[inline(always)]
+fn low_bits(n: usize) -> u32 {
+    if n >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << n) - 1
+    }
+}
+
+/// Error bits for each byte of `input`, given the block before it (see the
+/// AVX-512 tier for the algorithm).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn check_block(input: __m256i, prev: __m256i) -> __m256i {
+    let before = _mm256_permute2x128_si256::<0x21>(prev, input);
+    let prev1 = _mm256_alignr_epi8::<15>(input, before);
+    let prev2 = _mm256_alignr_epi8::<14>(input, before);
+    let prev3 = _mm256_alignr_epi8::<13>(input, before);
+    let nibble = _mm256_set1_epi8(0x0F);
+    let prev1_high = _mm256_and_si256(_mm256_srli_epi16::<4>(prev1), nibble);
+    let prev1_low = _mm256_and_si256(prev1, nibble);
+    let input_high = _mm256_and_si256(_mm256_srli_epi16::<4>(input), nibble);
+    let special = _mm256_and_si256(
+        _mm256_and_si256(
+            _mm256_shuffle_epi8(BYTE_1_HIGH, prev1_high),
+            _mm256_shuffle_epi8(BYTE_1_LOW, prev1_low),
+        ),
+        _mm256_shuffle_epi8(BYTE_2_HIGH, input_high),
+    );
+    let third = _mm256_subs_epu8(prev2, _mm256_set1_epi8(0xE0u8.wrapping_sub(0x80) as i8));
+    let fourth = _mm256_subs_epu8(prev3, _mm256_set1_epi8(0xF0u8.wrapping_sub(0x80) as i8));
+    let must_continue = _mm256_and_si256(
+        _mm256_or_si256(third, fourth),
+        _mm256_set1_epi8(0x80u8 as i8),
+    );
+    _mm256_xor_si256(must_continue, special)
+}
+
+#[target_feature(enable = "avx2")]
+#[inline]
+fn ends_incomplete(block: __m256i) -> bool {
+    let over = _mm256_subs_epu8(block, LIMITS);
+    _mm256_testz_si256(over, over) == 0
+}
+
+#[target_feature(enable = "avx2")]
+#[inline]
+fn non_ascii(block: __m256i) -> u32 {
+    _mm256_movemask_epi8(block) as u32
+}
+
+#[target_feature(enable = "avx2")]
+#[inline]
+fn flagged_bytes(err: __m256i) -> u32 {
+    !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(err, _mm256_setzero_si256())) as u32)
+}
+
+#[target_feature(enable = "avx2")]
+#[inline]
+fn lead_bytes(block: __m256i) -> u32 {
+    !(_mm256_movemask_epi8(_mm256_cmpgt_epi8(_mm256_set1_epi8(-64), block)) as u32)
+}
+
+/// Bytes `[i, i+32)` of `src`, zero-filled past its end. `i < src.len()`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn load_block(src: &[u8], i: usize) -> __m256i {
+    if src.len() - i >= 32 {
+        // SAFETY: bytes i..i+32 are in bounds.
+        unsafe { _mm256_loadu_si256(src.as_ptr().add(i).cast()) }
+    } else {
+        let mut tail = [0u8; 32];
+        tail[..src.len() - i].copy_from_slice(&src[i..]);
+        // SAFETY: reads the 32-byte local array.
+        unsafe { _mm256_loadu_si256(tail.as_ptr().cast()) }
+    }
+}
+
+/// The longest valid prefix, at block granularity, and with `COUNT` the
+/// number of characters in it (see the AVX-512 `count` for the take-back at
+/// an error whose restart point lies in the previous block).
+///
+/// # Safety
+/// The CPU must support the enabled features.
+#[target_feature(enable = "avx2,popcnt,bmi1")]
+pub(super) unsafe fn validate<const COUNT: bool>(src: &[u8]) -> FastStop {
+    let len = src.len();
+    let mut prev = _mm256_setzero_si256();
+    let mut prev_leads = 0u32;
+    let mut counted = 0usize;
+    let mut i = 0;
+    let stop = |e: usize, i: usize, counted: usize, block_leads: u32, prev_leads: u32| {
+        let q = restart_point(src, e);
+        let counted = if !COUNT {
+            0
+        } else if q >= i {
+            counted + (block_leads & low_bits(q - i)).count_ones() as usize
+        } else {
+            counted - (prev_leads & !low_bits(q + 32 - i)).count_ones() as usize
+        };
+        FastStop {
+            read: q,
+            written: counted,
+            flagged: Some(e.min(len)),
+        }
+    };
+    while i < len {
+        let block = load_block(src, i);
+        let valid = low_bits(len - i);
+        if non_ascii(block) == 0 {
+            if ends_incomplete(prev) {
+                return stop(i, i, counted, valid, prev_leads);
+            }
+            counted += (len - i).min(32);
+            prev_leads = valid;
+            prev = block;
+            i += 32;
+            while i + 128 <= len {
+                // SAFETY: bytes i..i+128 are in bounds.
+                let (a, b, c, d) = unsafe {
+                    let p = src.as_ptr().add(i);
+                    (
+                        _mm256_loadu_si256(p.cast()),
+                        _mm256_loadu_si256(p.add(32).cast()),
+                        _mm256_loadu_si256(p.add(64).cast()),
+                        _mm256_loadu_si256(p.add(96).cast()),
+                    )
+                };
+                let any = _mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d));
+                if non_ascii(any) != 0 {
+                    break;
+                }
+                counted += 128;
+                i += 128;
+                prev = d;
+            }
+            continue;
+        }
+        let leads = lead_bytes(block) & valid;
+        let flags = flagged_bytes(check_block(block, prev));
+        if flags != 0 {
+            return stop(
+                i + flags.trailing_zeros() as usize,
+                i,
+                counted,
+                leads,
+                prev_leads,
+            );
+        }
+        counted += leads.count_ones() as usize;
+        prev_leads = leads;
+        prev = block;
+        i += 32;
+    }
+    if ends_incomplete(prev) {
+        return stop(len, len, counted, 0, prev_leads);
+    }
+    FastStop {
+        read: len,
+        written: if COUNT { counted } else { 0 },
+        flagged: None,
+    }
+}
+
+/// 8 code points from 8 lanes each holding a character's bytes, lead lowest.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn assemble(x: __m256i) -> __m256i {
+    let high_nibble = _mm256_and_si256(_mm256_srli_epi32::<4>(x), _mm256_set1_epi32(0x0F));
+    // Bytes 1..3 of each lane are 0 and LEAD_CLASS[0] is 0, so each lane
+    // holds its lead's class.
+    let class = _mm256_shuffle_epi8(LEAD_CLASS, high_nibble);
+    let payload = _mm256_and_si256(x, _mm256_permutevar8x32_epi32(PAYLOAD_MASK, class));
+    let pairs = _mm256_maddubs_epi16(payload, _mm256_set1_epi16(0x0140));
+    let joined = _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x0001_1000));
+    _mm256_srlv_epi32(joined, _mm256_permutevar8x32_epi32(FINAL_SHIFT, class))
+}
+
+/// Stores the first `n` (1..=8) lanes of `v` at `out`.
+///
+/// # Safety
+/// `out` has room for `n` code points.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn store_lanes(out: *mut u32, v: __m256i, n: usize) {
+    if n >= 8 {
+        // SAFETY: room for 8.
+        unsafe { _mm256_storeu_si256(out.cast(), v) };
+    } else {
+        const RAMP: [i32; 16] = [-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0];
+        // SAFETY: the mask enables exactly the first n lanes; RAMP[8-n..16-n]
+        // is in bounds for 1 <= n < 8.
+        unsafe {
+            let mask = _mm256_loadu_si256(RAMP.as_ptr().add(8 - n).cast());
+            _mm256_maskstore_epi32(out.cast(), mask, v);
+        }
+    }
+}
+
+/// Writes the characters led at the set bits of `leads` (within a 32-byte
+/// block at `window[0..32]`; `window` holds 3 bytes more). Returns how many.
+///
+/// # Safety
+/// `out` has room for `leads.count_ones()` code points.
+#[target_feature(enable = "avx2,popcnt,bmi1")]
+#[inline]
+unsafe fn emit(window: &[u8; 35], leads: u32, out: *mut u32) -> usize {
+    let n = leads.count_ones() as usize;
+    let mut lanes = [0u32; 32];
+    let mut rest = leads;
+    for lane in lanes.iter_mut().take(n) {
+        let p = rest.trailing_zeros() as usize;
+        // SAFETY: p <= 31, so p..p+4 lies within the 35-byte window.
+        *lane = unsafe { core::ptr::read_unaligned(window.as_ptr().add(p).cast::<u32>()) }.to_le();
+        rest &= rest - 1;
+    }
+    for g in 0..n.div_ceil(8) {
+        // SAFETY: lanes[8g..8g+8] is within the 32-element array.
+        let x = unsafe { _mm256_loadu_si256(lanes.as_ptr().add(8 * g).cast()) };
+        // SAFETY: n - 8g of the n code points fit at out + 8g.
+        unsafe { store_lanes(out.add(8 * g), assemble(x), n - 8 * g) };
+    }
+    n
+}
+
+/// Widens the first `n` bytes of an ASCII block.
+///
+/// # Safety
+/// `out` has room for `n` code points.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn emit_ascii(block: __m256i, n: usize, out: *mut u32) {
+    let halves = [
+        _mm256_castsi256_si128(block),
+        _mm256_extracti128_si256::<1>(block),
+    ];
+    for g in 0..n.div_ceil(8) {
+        let half = halves[g / 2];
+        let part = if g % 2 == 0 {
+            half
+        } else {
+            _mm_srli_si128::<8>(half)
+        };
+        // SAFETY: n - 8g of the n code points fit at out + 8g.
+        unsafe { store_lanes(out.add(8 * g), _mm256_cvtepu8_epi32(part), n - 8 * g) };
+    }
+}
+
+/// Decodes the longest valid prefix of `src` (one block ahead of its output,
+/// as in the AVX-512 tier).
+///
+/// # Safety
+/// The CPU must support the enabled features; `out` points to `cap` writable
+/// code points.
+#[target_feature(enable = "avx2,popcnt,bmi1")]
+pub(super) unsafe fn decode(src: &[u8], out: *mut u32, cap: usize) -> FastStop {
+    let len = src.len();
+    let mut written = 0usize;
+    if len == 0 {
+        return FastStop {
+            read: 0,
+            written,
+            flagged: None,
+        };
+    }
+    let mut i = 0usize;
+    let mut block = load_block(src, 0);
+    let mut block_flags = if non_ascii(block) == 0 {
+        0
+    } else {
+        flagged_bytes(check_block(block, _mm256_setzero_si256()))
+    };
+    loop {
+        let next = if len - i > 32 {
+            load_block(src, i + 32)
+        } else {
+            _mm256_setzero_si256()
+        };
+        let block_ascii = non_ascii(block) == 0;
+        let next_flags = if non_ascii(next) != 0 {
+            flagged_bytes(check_block(next, block))
+        } else {
+            (!block_ascii && ends_incomplete(block)) as u32
+        };
+        let mut leads = lead_bytes(block) & low_bits(len - i);
+        let mut error = None;
+        if block_flags != 0 {
+            error = Some(i + block_flags.trailing_zeros() as usize);
+        } else if next_flags != 0 {
+            let e = i + 32 + next_flags.trailing_zeros() as usize;
+            if restart_point(src, e) < i + 32 {
+                error = Some(e);
+            }
+        }
+        if let Some(e) = error {
+            leads &= low_bits(restart_point(src, e) - i);
+        }
+        let n = leads.count_ones() as usize;
+        if cap - written < n {
+            let read = if leads == 0 {
+                i
+            } else {
+                i + leads.trailing_zeros() as usize
+            };
+            return FastStop {
+                read,
+                written,
+                flagged: None,
+            };
+        }
+        if block_ascii {
+            // SAFETY: room for n was checked above.
+            unsafe { emit_ascii(block, n, out.add(written)) };
+        } else {
+            let mut window = [0u8; 35];
+            let end = len.min(i + 35);
+            window[..end - i].copy_from_slice(&src[i..end]);
+            // SAFETY: room for n was checked above.
+            unsafe { emit(&window, leads, out.add(written)) };
+        }
+        written += n;
+        if let Some(e) = error {
+            return FastStop {
+                read: restart_point(src, e),
+                written,
+                flagged: Some(e.min(len)),
+            };
+        }
+        if len - i <= 32 {
+            return FastStop {
+                read: len,
+                written,
+                flagged: None,
+            };
+        }
+        i += 32;
+        block = next;
+        block_flags = next_flags;
+    }
+}
