@@ -225,21 +225,22 @@ unsafe fn store_lanes(out: *mut u32, v: __m256i, n: usize) {
     }
 }
 
-/// Writes the characters led at the set bits of `leads` (within a 32-byte
-/// block at `window[0..32]`; `window` holds 3 bytes more). Returns how many.
+/// Writes the characters led at the set bits of `leads`, a mask over the
+/// 32 bytes at `window` (which has 3 readable bytes more), using `lanes` as
+/// scratch. Returns how many.
 ///
 /// # Safety
-/// `out` has room for `leads.count_ones()` code points.
+/// `window` points to 35 readable bytes; `out` has room for
+/// `leads.count_ones()` code points.
 #[target_feature(enable = "avx2,popcnt,bmi1")]
 #[inline]
-unsafe fn emit(window: &[u8; 35], leads: u32, out: *mut u32) -> usize {
+unsafe fn emit(window: *const u8, leads: u32, lanes: &mut [u32; 32], out: *mut u32) -> usize {
     let n = leads.count_ones() as usize;
-    let mut lanes = [0u32; 32];
     let mut rest = leads;
     for lane in lanes.iter_mut().take(n) {
         let p = rest.trailing_zeros() as usize;
-        // SAFETY: p <= 31, so p..p+4 lies within the 35-byte window.
-        *lane = unsafe { core::ptr::read_unaligned(window.as_ptr().add(p).cast::<u32>()) }.to_le();
+        // SAFETY: p <= 31, so p..p+4 lies within the 35 readable bytes.
+        *lane = u32::from_le(unsafe { core::ptr::read_unaligned(window.add(p).cast::<u32>()) });
         rest &= rest - 1;
     }
     for g in 0..n.div_ceil(8) {
@@ -292,6 +293,7 @@ pub(super) unsafe fn decode(src: &[u8], out: *mut u32, cap: usize) -> FastStop {
         };
     }
     let mut i = 0usize;
+    let mut lanes = [0u32; 32];
     let mut block = load_block(src, 0);
     let mut block_flags = if non_ascii(block) == 0 {
         0
@@ -340,11 +342,16 @@ pub(super) unsafe fn decode(src: &[u8], out: *mut u32, cap: usize) -> FastStop {
             // SAFETY: room for n was checked above.
             unsafe { emit_ascii(block, n, out.add(written)) };
         } else {
-            let mut window = [0u8; 35];
-            let end = len.min(i + 35);
-            window[..end - i].copy_from_slice(&src[i..end]);
-            // SAFETY: room for n was checked above.
-            unsafe { emit(&window, leads, out.add(written)) };
+            let mut tail = [0u8; 35];
+            let window = if len - i >= 35 {
+                // SAFETY: (for `emit`) bytes i..i+35 are in bounds.
+                unsafe { src.as_ptr().add(i) }
+            } else {
+                tail[..len - i].copy_from_slice(&src[i..]);
+                tail.as_ptr()
+            };
+            // SAFETY: `window` has 35 readable bytes; room for n was checked.
+            unsafe { emit(window, leads, &mut lanes, out.add(written)) };
         }
         written += n;
         if let Some(e) = error {
