@@ -296,9 +296,12 @@ struct u8x_result u8x_encoded_len(const uint32_t *src,
 /**
  * The first position at or after `pos` where `src` can be split so that
  * decoding the two halves separately (each as a whole input) gives exactly
- * the output of decoding `src`, under every policy. On valid text: the next
- * character start (or `src_len`). Inside damaged bytes it never splits a
- * maximal subpart. Looks at no more than 3 bytes on either side of `pos`.
+ * the output of decoding `src`, under every policy (under `U8X_STRICT` the
+ * same code points and error offset; only the error kind may differ, as
+ * when `ED A0 80` is cut after `ED`: the first half then ends inside a
+ * sequence). On valid text: the next character start (or `src_len`). Inside
+ * damaged bytes it never splits a maximal subpart. Looks at no more than 3
+ * bytes on either side of `pos`.
  * Returns `U8X_BAD_SIZE` if `pos > src_len` or `src` is NULL with
  * `src_len` > 0.
  *

@@ -58,8 +58,9 @@ pub fn encoded_len(src: &[u32], policy: EncodePolicy) -> Progress {
 }
 
 /// The first position at or after `pos` where `src` can be cut so that both
-/// halves decode to exactly the output of the whole, under every policy.
-/// `None` if `pos > src.len()`.
+/// halves decode to exactly the output of the whole, under every policy
+/// (under [`Policy::Strict`]: the same code points and error offset, though
+/// the kind may become [`ErrorKind::EndOfInput`]). `None` if `pos > src.len()`.
 pub fn next_boundary(src: &[u8], pos: usize) -> Option<usize> {
     (pos <= src.len()).then(|| scalar::boundary::next_boundary(src, pos))
 }

@@ -16,6 +16,10 @@ use crate::scalar::{
 };
 use crate::{EncodePolicy, Policy, Progress, Status};
 
+/// Below this many bytes (or units) a kernel's set-up costs more than it
+/// saves: the scalar core runs alone.
+const SHORT: usize = 16;
+
 /// Shifts an error found in `src[base..]` to an offset in `src`.
 fn rebase(status: Status, base: usize) -> Status {
     match status {
@@ -28,7 +32,7 @@ fn rebase(status: Status, base: usize) -> Status {
 }
 
 pub(crate) fn validate(k: &Kernels, src: &[u8], more_input: bool) -> Progress {
-    let Some(fast) = k.validate else {
+    let Some(fast) = k.validate.filter(|_| src.len() >= SHORT) else {
         return scalar_validate::validate(src, more_input);
     };
     let stop = fast(src);
@@ -164,7 +168,7 @@ pub(crate) fn decode(
     policy: Policy,
     more_input: bool,
 ) -> Progress {
-    let Some(fast) = k.decode else {
+    let Some(fast) = k.decode.filter(|_| src.len() >= SHORT) else {
         return scalar_decode::decode(src, &mut SliceSink::new(dst), policy, more_input);
     };
     let mut out = Decode {
@@ -178,7 +182,7 @@ pub(crate) fn decode(
 }
 
 pub(crate) fn count(k: &Kernels, src: &[u8], policy: Policy, more_input: bool) -> Progress {
-    let Some(fast) = k.count else {
+    let Some(fast) = k.count.filter(|_| src.len() >= SHORT) else {
         return scalar_decode::decode(src, &mut CountSink::default(), policy, more_input);
     };
     let mut out = Count {
@@ -237,7 +241,7 @@ impl Output<u32> for EncodedLen {
 }
 
 pub(crate) fn encode(k: &Kernels, src: &[u32], dst: &mut [u8], policy: EncodePolicy) -> Progress {
-    let Some(fast) = k.encode else {
+    let Some(fast) = k.encode.filter(|_| src.len() >= SHORT) else {
         return scalar_encode::encode(src, &mut SliceSink::new(dst), policy);
     };
     let mut out = Encode {
@@ -251,7 +255,7 @@ pub(crate) fn encode(k: &Kernels, src: &[u32], dst: &mut [u8], policy: EncodePol
 }
 
 pub(crate) fn encoded_len(k: &Kernels, src: &[u32], policy: EncodePolicy) -> Progress {
-    let Some(fast) = k.encoded_len else {
+    let Some(fast) = k.encoded_len.filter(|_| src.len() >= SHORT) else {
         return scalar_encode::encode(src, &mut CountSink::default(), policy);
     };
     let mut out = EncodedLen {
