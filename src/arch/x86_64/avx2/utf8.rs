@@ -225,29 +225,53 @@ unsafe fn store_lanes(out: *mut u32, v: __m256i, n: usize) {
     }
 }
 
+/// For 8 characters: lane `k` (of 4 bytes) takes packed offset byte `k`,
+/// plus its byte number. Offsets 0..3 are relative to the first window (low
+/// 128 bits), 4..7 to the second.
+const SPREAD_OFFSETS: __m256i = bytes([
+    0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, //
+    4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7,
+]);
+const BYTE_IN_LANE: __m256i = bytes(splat([0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3]));
+
 /// Writes the characters led at the set bits of `leads`, a mask over the
-/// 32 bytes at `window` (which has 3 readable bytes more), using `lanes` as
-/// scratch. Returns how many.
+/// 32 bytes at `window`. Returns how many.
+///
+/// Eight at a time: the lead offsets are packed into one 64-bit register
+/// (offsets of characters 0-3 relative to the lead of character 0, of 4-7
+/// relative to character 4), and each group of four characters, at most 16
+/// bytes, is gathered from a 16-byte window by one in-lane byte shuffle.
 ///
 /// # Safety
-/// `window` points to 35 readable bytes; `out` has room for
+/// `window` points to 48 readable bytes; `out` has room for
 /// `leads.count_ones()` code points.
 #[target_feature(enable = "avx2,popcnt,bmi1")]
 #[inline]
-unsafe fn emit(window: *const u8, leads: u32, lanes: &mut [u32; 32], out: *mut u32) -> usize {
+unsafe fn emit(window: *const u8, leads: u32, out: *mut u32) -> usize {
     let n = leads.count_ones() as usize;
     let mut rest = leads;
-    for lane in lanes.iter_mut().take(n) {
-        let p = rest.trailing_zeros() as usize;
-        // SAFETY: p <= 31, so p..p+4 lies within the 35 readable bytes.
-        *lane = u32::from_le(unsafe { core::ptr::read_unaligned(window.add(p).cast::<u32>()) });
-        rest &= rest - 1;
-    }
-    for g in 0..n.div_ceil(8) {
-        // SAFETY: lanes[8g..8g+8] is within the 32-element array.
-        let x = unsafe { _mm256_loadu_si256(lanes.as_ptr().add(8 * g).cast()) };
-        // SAFETY: n - 8g of the n code points fit at out + 8g.
-        unsafe { store_lanes(out.add(8 * g), assemble(x), n - 8 * g) };
+    let mut done = 0;
+    while rest != 0 {
+        let first = rest.trailing_zeros() as usize;
+        let (mut packed, mut second) = (0u64, first);
+        let group = (n - done).min(8);
+        for k in 0..group {
+            let p = rest.trailing_zeros() as usize;
+            if k == 4 {
+                second = p;
+            }
+            let base = if k < 4 { first } else { second };
+            packed |= ((p - base) as u64) << (8 * k);
+            rest &= rest - 1;
+        }
+        // SAFETY: first, second <= 31, and 31 + 16 <= 48 readable bytes.
+        let data =
+            unsafe { _mm256_loadu2_m128i(window.add(second).cast(), window.add(first).cast()) };
+        let offsets = _mm256_shuffle_epi8(_mm256_set1_epi64x(packed as i64), SPREAD_OFFSETS);
+        let x = _mm256_shuffle_epi8(data, _mm256_add_epi8(offsets, BYTE_IN_LANE));
+        // SAFETY: `group` of the remaining code points fit at out + done.
+        unsafe { store_lanes(out.add(done), assemble(x), group) };
+        done += group;
     }
     n
 }
@@ -293,7 +317,6 @@ pub(super) unsafe fn decode(src: &[u8], out: *mut u32, cap: usize) -> FastStop {
         };
     }
     let mut i = 0usize;
-    let mut lanes = [0u32; 32];
     let mut block = load_block(src, 0);
     let mut block_flags = if non_ascii(block) == 0 {
         0
@@ -342,16 +365,16 @@ pub(super) unsafe fn decode(src: &[u8], out: *mut u32, cap: usize) -> FastStop {
             // SAFETY: room for n was checked above.
             unsafe { emit_ascii(block, n, out.add(written)) };
         } else {
-            let mut tail = [0u8; 35];
-            let window = if len - i >= 35 {
-                // SAFETY: (for `emit`) bytes i..i+35 are in bounds.
+            let mut tail = [0u8; 48];
+            let window = if len - i >= 48 {
+                // SAFETY: (for `emit`) bytes i..i+48 are in bounds.
                 unsafe { src.as_ptr().add(i) }
             } else {
                 tail[..len - i].copy_from_slice(&src[i..]);
                 tail.as_ptr()
             };
-            // SAFETY: `window` has 35 readable bytes; room for n was checked.
-            unsafe { emit(window, leads, &mut lanes, out.add(written)) };
+            // SAFETY: `window` has 48 readable bytes; room for n was checked.
+            unsafe { emit(window, leads, out.add(written)) };
         }
         written += n;
         if let Some(e) = error {
