@@ -222,6 +222,29 @@ pub(super) unsafe fn validate(src: &[u8]) -> FastStop {
         }
         prev = block;
         i += 64;
+        // Non-ASCII runs: two blocks per test, until an ASCII pair.
+        while i + 128 <= len {
+            // SAFETY: bytes i..i+128 are in bounds.
+            let (a, b) = unsafe {
+                (
+                    _mm512_loadu_si512(ptr.add(i).cast()),
+                    _mm512_loadu_si512(ptr.add(i + 64).cast()),
+                )
+            };
+            if non_ascii(_mm512_or_si512(a, b)) == 0 {
+                break;
+            }
+            let (err_a, err_b) = (check_block(a, prev), check_block(b, a));
+            if flagged_bytes(_mm512_or_si512(err_a, err_b)) != 0 {
+                let (flags, at) = match flagged_bytes(err_a) {
+                    0 => (flagged_bytes(err_b), i + 64),
+                    f => (f, i),
+                };
+                return stopped_at_error(src, at + flags.trailing_zeros() as usize);
+            }
+            prev = b;
+            i += 128;
+        }
     }
     // A full final block may end inside a sequence (a partial one was
     // zero-filled, and the zeros flagged it already).
