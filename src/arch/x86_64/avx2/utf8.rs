@@ -225,55 +225,67 @@ unsafe fn store_lanes(out: *mut u32, v: __m256i, n: usize) {
     }
 }
 
-/// For 8 characters: lane `k` (of 4 bytes) takes packed offset byte `k`,
-/// plus its byte number. Offsets 0..3 are relative to the first window (low
-/// 128 bits), 4..7 to the second.
-const SPREAD_OFFSETS: __m256i = bytes([
-    0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, //
-    4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7,
-]);
-const BYTE_IN_LANE: __m256i = bytes(splat([0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3]));
+/// For 8 consecutive positions: lane `k` takes the 4 bytes starting at
+/// position `k` (lanes 0-3 from a window at the first position, 4-7 from one
+/// 4 bytes further).
+const FOUR_FROM_EACH: __m256i = bytes(splat([0, 1, 2, 3, 1, 2, 3, 4, 2, 3, 4, 5, 3, 4, 5, 6]));
+
+/// For each 8-bit mask, the lanes whose bit is set, in order: a VPERMD
+/// index that packs them to the front (AVX2 has no compress instruction).
+static LEFT_PACK: [[u32; 8]; 256] = {
+    let mut table = [[0u32; 8]; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let (mut lane, mut n) = (0, 0);
+        while lane < 8 {
+            if mask & (1 << lane) != 0 {
+                table[mask][n] = lane as u32;
+                n += 1;
+            }
+            lane += 1;
+        }
+        mask += 1;
+    }
+    table
+};
 
 /// Writes the characters led at the set bits of `leads`, a mask over the
 /// 32 bytes at `window`. Returns how many.
 ///
-/// Eight at a time: the lead offsets are packed into one 64-bit register
-/// (offsets of characters 0-3 relative to the lead of character 0, of 4-7
-/// relative to character 4), and each group of four characters, at most 16
-/// bytes, is gathered from a 16-byte window by one in-lane byte shuffle.
+/// Eight positions at a time: every position gets the code point it would
+/// start if it were a lead, and the real leads' values are packed to the
+/// front with one permute.
 ///
 /// # Safety
 /// `window` points to 48 readable bytes; `out` has room for
 /// `leads.count_ones()` code points.
-#[target_feature(enable = "avx2,popcnt,bmi1")]
+#[target_feature(enable = "avx2,popcnt")]
 #[inline]
 unsafe fn emit(window: *const u8, leads: u32, out: *mut u32) -> usize {
-    let n = leads.count_ones() as usize;
-    let mut rest = leads;
-    let mut done = 0;
-    while rest != 0 {
-        let first = rest.trailing_zeros() as usize;
-        let (mut packed, mut second) = (0u64, first);
-        let group = (n - done).min(8);
-        for k in 0..group {
-            let p = rest.trailing_zeros() as usize;
-            if k == 4 {
-                second = p;
-            }
-            let base = if k < 4 { first } else { second };
-            packed |= ((p - base) as u64) << (8 * k);
-            rest &= rest - 1;
+    let mut written = 0;
+    for g in 0..4 {
+        let mask = (leads >> (8 * g)) as u8;
+        if mask == 0 {
+            continue;
         }
-        // SAFETY: first, second <= 31, and 31 + 16 <= 48 readable bytes.
+        // SAFETY: 8g + 4 + 16 <= 44 <= 48 readable bytes.
         let data =
-            unsafe { _mm256_loadu2_m128i(window.add(second).cast(), window.add(first).cast()) };
-        let offsets = _mm256_shuffle_epi8(_mm256_set1_epi64x(packed as i64), SPREAD_OFFSETS);
-        let x = _mm256_shuffle_epi8(data, _mm256_add_epi8(offsets, BYTE_IN_LANE));
-        // SAFETY: `group` of the remaining code points fit at out + done.
-        unsafe { store_lanes(out.add(done), assemble(x), group) };
-        done += group;
+            unsafe { _mm256_loadu2_m128i(window.add(8 * g + 4).cast(), window.add(8 * g).cast()) };
+        let candidates = assemble(_mm256_shuffle_epi8(data, FOUR_FROM_EACH));
+        // SAFETY: the index is a valid row of the table.
+        let pack = unsafe { _mm256_loadu_si256(LEFT_PACK[mask as usize].as_ptr().cast()) };
+        let n = mask.count_ones() as usize;
+        // SAFETY: these n are among the leads.count_ones() that fit.
+        unsafe {
+            store_lanes(
+                out.add(written),
+                _mm256_permutevar8x32_epi32(candidates, pack),
+                n,
+            )
+        };
+        written += n;
     }
-    n
+    written
 }
 
 /// Widens the first `n` bytes of an ASCII block.
