@@ -70,10 +70,12 @@ typedef enum u8x_status {
    */
   U8X_OUTPUT_FULL = 3,
   /**
-   * A NULL pointer with a non-zero length, a misaligned or overlapping
-   * buffer, a length too large for the address space, an unknown policy or
-   * flag, an invalid replacement scalar, or a position beyond the length.
-   * Nothing was read or written.
+   * A NULL pointer with a non-zero length, a misaligned buffer, an output
+   * that overlaps the input (within the part of the output the call could
+   * write: at most the worst-case size for the input), a length too large
+   * for the address space, an unknown policy or flag, an invalid
+   * replacement scalar, or a position beyond the length. Nothing was read
+   * or written.
    */
   U8X_BAD_ARGUMENT = 4,
   /**
@@ -346,8 +348,9 @@ const char *u8x_version(void);
 const char *u8x_status_name(int status);
 
 /**
- * A static, lower-case English description of a `u8x_error` value
- * ("overlong encoding", ...), or "unknown error" for any other integer.
+ * A static, short English description of a `u8x_error` value
+ * ("overlong encoding", "value above U+10FFFF", ...), or "unknown error"
+ * for any other integer.
  */
 const char *u8x_error_name(int error);
 

@@ -55,8 +55,12 @@ fn artifact_dir() -> PathBuf {
 
 #[test]
 fn shared_library_exports_only_declared_u8x_symbols() {
-    let lib = artifact_dir().join("libu8x.so");
-    assert!(lib.exists(), "{} was not built", lib.display());
+    // `cargo test` leaves the cdylib in deps/; `cargo build` also copies it up.
+    let dir = artifact_dir();
+    let lib = [dir.join("deps/libu8x.so"), dir.join("libu8x.so")]
+        .into_iter()
+        .find(|p| p.exists())
+        .unwrap_or_else(|| panic!("libu8x.so was not built in {} or its deps/", dir.display()));
     let out = Command::new("nm")
         .args(["-D", "--defined-only", "--format=posix"])
         .arg(&lib)

@@ -29,8 +29,9 @@ pub extern "C" fn u8x_status_name(status: c_int) -> *const c_char {
     })
 }
 
-/// A static, lower-case English description of a `u8x_error` value
-/// ("overlong encoding", ...), or "unknown error" for any other integer.
+/// A static, short English description of a `u8x_error` value
+/// ("overlong encoding", "value above U+10FFFF", ...), or "unknown error"
+/// for any other integer.
 #[no_mangle]
 pub extern "C" fn u8x_error_name(error: c_int) -> *const c_char {
     static_str(match error {

@@ -25,10 +25,12 @@ pub enum u8x_status {
     /// got; call again from `src + read` with more room to continue. Output is
     /// only ever cut between complete units.
     U8X_OUTPUT_FULL = 3,
-    /// A NULL pointer with a non-zero length, a misaligned or overlapping
-    /// buffer, a length too large for the address space, an unknown policy or
-    /// flag, an invalid replacement scalar, or a position beyond the length.
-    /// Nothing was read or written.
+    /// A NULL pointer with a non-zero length, a misaligned buffer, an output
+    /// that overlaps the input (within the part of the output the call could
+    /// write: at most the worst-case size for the input), a length too large
+    /// for the address space, an unknown policy or flag, an invalid
+    /// replacement scalar, or a position beyond the length. Nothing was read
+    /// or written.
     U8X_BAD_ARGUMENT = 4,
     /// A bug in u8x was caught before it could reach the caller. Nothing that
     /// was written can be trusted. Please report it.

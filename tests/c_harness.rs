@@ -1,0 +1,532 @@
+//! Builds and runs the C and C++ test programs in `c-tests/` against the
+//! library cargo just built.
+//!
+//! Every `c-tests/*.c` is compiled with `-std=c99 -Wall -Wextra -Wpedantic
+//! -Werror` (and `c-tests/*.cpp` with `-std=c++11` and the same warnings),
+//! then linked and run three times: against `libu8x.a`, against `libu8x.so`
+//! (found through an rpath), and, when the compiler has them, with
+//! AddressSanitizer and UndefinedBehaviorSanitizer against `libu8x.a`. Each
+//! run is one CTest-style line; a final `N passed, M failed` line sums up.
+//! `c-tests/expected.h`, the Python-computed expectations, is re-derived with
+//! `python3` when it is installed.
+
+use std::env;
+use std::ffi::OsStr;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::thread;
+use std::time::{Duration, Instant};
+
+const C_FLAGS: &[&str] = &["-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Werror"];
+const CXX_FLAGS: &[&str] = &["-std=c++11", "-Wall", "-Wextra", "-Wpedantic", "-Werror"];
+const SANITIZE: &[&str] = &[
+    "-fsanitize=address,undefined",
+    "-fno-sanitize-recover=all",
+    "-fno-omit-frame-pointer",
+];
+/// Sanitized objects: line numbers in reports, and -O0, which compiles
+/// three times faster than -O1 with sanitizers and runs fast enough here.
+const SANITIZED_EXTRA: &[&str] = &["-O0", "-g"];
+/// What a Rust staticlib needs from the system when linked into a C program.
+const STATIC_SYSTEM_LIBS: &[&str] = &["-lpthread", "-ldl", "-lm"];
+const RUN_TIMEOUT: Duration = Duration::from_secs(120);
+const UBSAN_OPTIONS: &str = "print_stacktrace=1:halt_on_error=1";
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Variant {
+    Static,
+    Shared,
+    Sanitized,
+}
+
+impl Variant {
+    fn label(self) -> &'static str {
+        match self {
+            Variant::Static => "static",
+            Variant::Shared => "shared",
+            Variant::Sanitized => "asan+ubsan",
+        }
+    }
+}
+
+/// One CTest line.
+struct Outcome {
+    name: String,
+    passed: bool,
+    secs: f64,
+    /// Compiler or program output, printed when the test failed.
+    log: String,
+}
+
+struct Setup {
+    root: PathBuf,
+    tests_dir: PathBuf,
+    include_dir: PathBuf,
+    lib_dir: PathBuf,
+    static_lib: PathBuf,
+    out_dir: PathBuf,
+    cc: cc::Tool,
+    cxx: cc::Tool,
+    /// `ASAN_OPTIONS` for sanitized runs; `None` if sanitizers are unavailable.
+    asan_options: Option<String>,
+}
+
+/// The target triple this test was compiled for (cargo does not pass
+/// `TARGET` to tests; it can be set to override this guess).
+fn target_triple() -> String {
+    if let Some(t) = env::var("TARGET").ok().filter(|t| !t.is_empty()) {
+        return t;
+    }
+    let arch = env::consts::ARCH;
+    match env::consts::OS {
+        "linux" if cfg!(target_env = "musl") => format!("{arch}-unknown-linux-musl"),
+        "linux" => format!("{arch}-unknown-linux-gnu"),
+        "macos" => format!("{arch}-apple-darwin"),
+        "freebsd" => format!("{arch}-unknown-freebsd"),
+        os => panic!("c_harness: no target triple known for {arch}/{os}; set TARGET"),
+    }
+}
+
+fn compiler(cpp: bool) -> cc::Tool {
+    let target = target_triple();
+    cc::Build::new()
+        .cpp(cpp)
+        .target(&target)
+        .host(&target)
+        .opt_level(1)
+        .debug(false)
+        // -Wall -Wextra (ours are added too). Not `warnings(false)`: that
+        // adds -w, which silences every warning, -Werror or not.
+        .warnings(true)
+        .extra_warnings(true)
+        .cargo_metadata(false)
+        .cargo_warnings(false)
+        .emit_rerun_if_env_changed(false)
+        .get_compiler()
+}
+
+/// Where the library cargo built for this test run is. Integration tests
+/// run from `target/<profile>/deps/`; the library's staticlib and cdylib are
+/// built into that same directory (and only copied up to `target/<profile>/`
+/// when the library itself is a build target, as in `cargo build`). The
+/// `deps/` copy is the one this `cargo test` just built, so it comes first.
+fn artifact_dirs() -> Vec<PathBuf> {
+    let exe = env::current_exe().expect("the test knows its own path");
+    let deps = exe
+        .parent()
+        .expect("the test binary is in a directory")
+        .to_path_buf();
+    let profile = deps
+        .parent()
+        .expect("integration tests live in target/<profile>/deps/")
+        .to_path_buf();
+    vec![deps, profile]
+}
+
+fn setup() -> Setup {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let include_dir = root.join("include");
+    assert!(
+        include_dir.join("u8x.h").is_file(),
+        "{} is missing: `cargo build` generates it",
+        include_dir.join("u8x.h").display()
+    );
+    let shared_name = format!("{}u8x{}", env::consts::DLL_PREFIX, env::consts::DLL_SUFFIX);
+    let candidates = artifact_dirs();
+    let lib_dir = candidates
+        .iter()
+        .find(|dir| dir.join("libu8x.a").is_file() && dir.join(&shared_name).is_file())
+        .unwrap_or_else(|| {
+            panic!(
+                "libu8x.a and {shared_name} were not found in {}. The C tests link against the \
+                 library's staticlib and cdylib (crate-type in Cargo.toml's [lib]), which cargo builds \
+                 next to the test binaries: run this test through `cargo test`.",
+                candidates.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(" or ")
+            )
+        })
+        .clone();
+    let static_lib = lib_dir.join("libu8x.a");
+    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("c-tests")
+        .join(std::process::id().to_string());
+    fs::create_dir_all(&out_dir).unwrap_or_else(|e| panic!("{}: {e}", out_dir.display()));
+    let mut setup = Setup {
+        tests_dir: root.join("c-tests"),
+        root,
+        include_dir,
+        lib_dir,
+        static_lib,
+        out_dir,
+        cc: compiler(false),
+        cxx: compiler(true),
+        asan_options: None,
+    };
+    setup.asan_options = probe_sanitizers(&setup);
+    setup
+}
+
+/// Runs `cmd`, returning whether it succeeded and its output (stderr first).
+fn run_tool(mut cmd: Command) -> (bool, String) {
+    let shown = std::iter::once(cmd.get_program())
+        .chain(cmd.get_args())
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join(" ");
+    match cmd.output() {
+        Ok(out) => {
+            let mut log = format!("$ {shown}\n");
+            log.push_str(&String::from_utf8_lossy(&out.stderr));
+            log.push_str(&String::from_utf8_lossy(&out.stdout));
+            (out.status.success(), log)
+        }
+        Err(e) => (false, format!("$ {shown}\ncannot run: {e}\n")),
+    }
+}
+
+/// Runs a test program with a time limit; its output goes to files so that
+/// a chatty program cannot block on a full pipe.
+fn run_program(exe: &Path, envs: &[(&str, &str)]) -> (bool, String) {
+    let stdout_path = exe.with_extension("stdout");
+    let stderr_path = exe.with_extension("stderr");
+    let (Ok(stdout), Ok(stderr)) = (
+        fs::File::create(&stdout_path),
+        fs::File::create(&stderr_path),
+    ) else {
+        return (
+            false,
+            format!("cannot create output files next to {}", exe.display()),
+        );
+    };
+    let mut cmd = Command::new(exe);
+    cmd.stdin(Stdio::null())
+        .stdout(stdout)
+        .stderr(stderr)
+        .current_dir(exe.parent().unwrap());
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    let mut child = match cmd.spawn() {
+        Ok(child) => child,
+        Err(e) => return (false, format!("cannot run {}: {e}", exe.display())),
+    };
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if start.elapsed() > RUN_TIMEOUT => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            Ok(None) => thread::sleep(Duration::from_millis(5)),
+            Err(_) => break None,
+        }
+    };
+    let mut log = fs::read_to_string(&stdout_path).unwrap_or_default();
+    log.push_str(&fs::read_to_string(&stderr_path).unwrap_or_default());
+    match status {
+        Some(s) if s.success() => (true, log),
+        Some(s) => (false, format!("{log}\n{} exited with {s}\n", exe.display())),
+        None => (
+            false,
+            format!("{log}\n{} timed out after {RUN_TIMEOUT:?}\n", exe.display()),
+        ),
+    }
+}
+
+/// Compiles and runs a trivial program with the sanitizers. Returns the
+/// `ASAN_OPTIONS` to use, or `None` (with the reason printed) if they do not
+/// work here.
+fn probe_sanitizers(s: &Setup) -> Option<String> {
+    let dir = s.out_dir.join("probe");
+    fs::create_dir_all(&dir).ok()?;
+    let src = dir.join("probe.c");
+    let exe = dir.join("probe");
+    fs::write(
+        &src,
+        "#include <stdio.h>\nint main(void) { puts(\"sanitizers work\"); return 0; }\n",
+    )
+    .ok()?;
+    let mut cmd = s.cc.to_command();
+    cmd.args(SANITIZE).arg(&src).arg("-o").arg(&exe);
+    let (ok, log) = run_tool(cmd);
+    if !ok {
+        println!(
+            "skipped: sanitizers unavailable (the compiler cannot build with {}):",
+            SANITIZE.join(" ")
+        );
+        println!("{}", log.lines().take(5).collect::<Vec<_>>().join("\n"));
+        return None;
+    }
+    // LeakSanitizer needs ptrace, which some containers forbid.
+    for options in ["detect_leaks=1", "detect_leaks=0"] {
+        let asan = format!("{options}:abort_on_error=0:halt_on_error=1");
+        let (ok, _) = run_program(
+            &exe,
+            &[("ASAN_OPTIONS", &asan), ("UBSAN_OPTIONS", UBSAN_OPTIONS)],
+        );
+        if ok {
+            if options == "detect_leaks=0" {
+                println!(
+                    "note: LeakSanitizer does not work here; running ASan without leak detection"
+                );
+            }
+            return Some(asan);
+        }
+    }
+    println!("skipped: sanitizers unavailable (a sanitized program builds but does not run here)");
+    None
+}
+
+/// Compiles one source file to an object, with or without sanitizers.
+fn compile(s: &Setup, src: &Path, obj: &Path, sanitized: bool) -> (bool, String) {
+    let cpp = src.extension() == Some(OsStr::new("cpp"));
+    let mut cmd = if cpp {
+        s.cxx.to_command()
+    } else {
+        s.cc.to_command()
+    };
+    cmd.args(if cpp { CXX_FLAGS } else { C_FLAGS })
+        .arg("-I")
+        .arg(&s.include_dir)
+        .arg("-I")
+        .arg(&s.tests_dir)
+        .arg(format!(
+            "-DU8X_EXPECTED_VERSION=\"{}\"",
+            env!("CARGO_PKG_VERSION")
+        ));
+    if sanitized {
+        cmd.args(SANITIZE).args(SANITIZED_EXTRA);
+    }
+    cmd.arg("-c").arg(src).arg("-o").arg(obj);
+    run_tool(cmd)
+}
+
+fn link(s: &Setup, obj: &Path, exe: &Path, cpp: bool, variant: Variant) -> (bool, String) {
+    let mut cmd = if cpp {
+        s.cxx.to_command()
+    } else {
+        s.cc.to_command()
+    };
+    if variant == Variant::Sanitized {
+        cmd.args(SANITIZE);
+    }
+    // (drop the unused parts of the staticlib: a faster link)
+    let gc_sections = if cfg!(target_vendor = "apple") {
+        "-Wl,-dead_strip"
+    } else {
+        "-Wl,--gc-sections"
+    };
+    cmd.arg(obj).arg("-o").arg(exe).arg(gc_sections);
+    match variant {
+        Variant::Static | Variant::Sanitized => {
+            cmd.arg(&s.static_lib).args(STATIC_SYSTEM_LIBS);
+        }
+        Variant::Shared => {
+            cmd.arg("-L")
+                .arg(&s.lib_dir)
+                .arg("-lu8x")
+                .arg(format!("-Wl,-rpath,{}", s.lib_dir.display()));
+        }
+    }
+    run_tool(cmd)
+}
+
+/// Everything for one source file: its CTest lines, in variant order.
+fn test_program(s: &Setup, src: &Path) -> Vec<Outcome> {
+    let stem = src.file_stem().unwrap().to_string_lossy().into_owned();
+    let cpp = src.extension() == Some(OsStr::new("cpp"));
+    let mut variants = vec![Variant::Static, Variant::Shared];
+    if s.asan_options.is_some() {
+        variants.push(Variant::Sanitized);
+    }
+    let mut outcomes = Vec::new();
+    // one object for the static and shared runs, one for the sanitized run
+    let mut objects: [Option<(bool, String)>; 2] = [None, None];
+    for variant in variants {
+        let start = Instant::now();
+        let sanitized = variant == Variant::Sanitized;
+        let obj = s
+            .out_dir
+            .join(format!("{stem}{}.o", if sanitized { "-san" } else { "" }));
+        let slot = &mut objects[sanitized as usize];
+        // (an object's compile time counts in the first line that uses it)
+        let (compiled, compile_log) = slot.get_or_insert_with(|| compile(s, src, &obj, sanitized));
+        let mut log = String::new();
+        let mut passed = *compiled;
+        if !*compiled {
+            log.push_str(compile_log);
+        } else {
+            let exe = s
+                .out_dir
+                .join(format!("{stem}-{}", variant.label().replace('+', "-")));
+            let (linked, link_log) = link(s, &obj, &exe, cpp, variant);
+            if !linked {
+                passed = false;
+                log.push_str(&link_log);
+            } else {
+                let asan = s.asan_options.clone().unwrap_or_default();
+                let envs: &[(&str, &str)] = if sanitized {
+                    &[("ASAN_OPTIONS", &asan), ("UBSAN_OPTIONS", UBSAN_OPTIONS)]
+                } else {
+                    &[]
+                };
+                let (ran, run_log) = run_program(&exe, envs);
+                passed = ran;
+                log.push_str(&run_log);
+            }
+        }
+        let secs = start.elapsed().as_secs_f64();
+        outcomes.push(Outcome {
+            name: format!("{stem} [{}]", variant.label()),
+            passed,
+            secs,
+            log,
+        });
+    }
+    outcomes
+}
+
+/// Re-derives c-tests/expected.h with python3, if installed.
+fn python_oracle(s: &Setup) -> Option<Outcome> {
+    let start = Instant::now();
+    if Command::new("python3")
+        .arg("--version")
+        .output()
+        .map(|o| !o.status.success())
+        .unwrap_or(true)
+    {
+        println!("skipped: python3 unavailable, c-tests/expected.h not re-derived");
+        return None;
+    }
+    let mut cmd = Command::new("python3");
+    cmd.arg(s.tests_dir.join("gen_expected.py"))
+        .arg("--check")
+        .arg(s.tests_dir.join("expected.h"))
+        .current_dir(&s.root);
+    let (passed, log) = run_tool(cmd);
+    Some(Outcome {
+        name: "expected.h [python3 oracle]".to_string(),
+        passed,
+        secs: start.elapsed().as_secs_f64(),
+        log,
+    })
+}
+
+fn sources(dir: &Path) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| matches!(p.extension().and_then(OsStr::to_str), Some("c" | "cpp")))
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn c_programs() {
+    let s = setup();
+    let srcs = sources(&s.tests_dir);
+    assert!(
+        srcs.iter()
+            .filter(|p| p.extension() == Some(OsStr::new("c")))
+            .count()
+            >= 5,
+        "expected the C test programs in {}",
+        s.tests_dir.display()
+    );
+    println!(
+        "c-tests: {} programs, cc {}, c++ {}, library in {}",
+        srcs.len(),
+        s.cc.path().display(),
+        s.cxx.path().display(),
+        s.lib_dir.display()
+    );
+    if s.asan_options.is_none() {
+        // probe_sanitizers printed why
+        println!("(each program runs against libu8x.a and libu8x.so only)");
+    }
+
+    // Compile, link and run in parallel, one source file per job.
+    let results: Mutex<Vec<Option<Vec<Outcome>>>> =
+        Mutex::new((0..srcs.len()).map(|_| None).collect());
+    let next = AtomicUsize::new(0);
+    let workers = thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .clamp(1, srcs.len().max(1));
+    thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(src) = srcs.get(i) else { break };
+                let outcomes = test_program(&s, src);
+                results.lock().unwrap()[i] = Some(outcomes);
+            });
+        }
+    });
+    let mut outcomes: Vec<Outcome> = results
+        .into_inner()
+        .unwrap()
+        .into_iter()
+        .flatten()
+        .flatten()
+        .collect();
+    // ordered by variant, then by program, as CTest lists them
+    outcomes.sort_by_key(|o| {
+        let variant = ["[static]", "[shared]", "[asan+ubsan]"]
+            .iter()
+            .position(|v| o.name.ends_with(v));
+        (variant, o.name.clone())
+    });
+    outcomes.extend(python_oracle(&s));
+
+    let total = outcomes.len();
+    let width = total.to_string().len();
+    let mut failed = Vec::new();
+    for (i, o) in outcomes.iter().enumerate() {
+        let verdict = if o.passed { "Passed" } else { "Failed" };
+        let test = format!("Test #{}: {} ", i + 1, o.name);
+        println!(
+            "{:>width$}/{total} {test:.<56} {verdict:>7} {:6.2} sec",
+            i + 1,
+            o.secs
+        );
+        if !o.passed {
+            failed.push(o);
+        }
+    }
+    for o in &failed {
+        println!("\n---- {} ----", o.name);
+        // the first failures and the end (where a sanitizer reports)
+        let lines: Vec<&str> = o.log.lines().collect();
+        if lines.len() <= 150 {
+            println!("{}", lines.join("\n"));
+        } else {
+            println!("{}", lines[..100].join("\n"));
+            println!("({} lines not shown)", lines.len() - 140);
+            println!("{}", lines[lines.len() - 40..].join("\n"));
+        }
+    }
+    if failed.is_empty() {
+        let _ = fs::remove_dir_all(&s.out_dir);
+    } else {
+        println!(
+            "\nbuild products and outputs kept in {}",
+            s.out_dir.display()
+        );
+    }
+    println!("\n{} passed, {} failed", total - failed.len(), failed.len());
+    assert!(
+        failed.is_empty(),
+        "{} of {total} C tests failed: {}",
+        failed.len(),
+        failed
+            .iter()
+            .map(|o| o.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+}
