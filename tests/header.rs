@@ -18,7 +18,10 @@ fn committed_header_is_current() {
             .lines()
             .zip(u8x::GENERATED_HEADER.lines())
             .position(|(a, b)| a != b)
-            .map_or_else(|| "at the end".to_string(), |n| format!("at line {}", n + 1));
+            .map_or_else(
+                || "at the end".to_string(),
+                |n| format!("at line {}", n + 1),
+            );
         panic!(
             "include/u8x.h differs from the generated header ({line}). \
              Run `cargo build` outside CI (CI and U8X_HEADER_READ_ONLY keep the file untouched) and commit include/u8x.h."
@@ -29,20 +32,45 @@ fn committed_header_is_current() {
 #[test]
 fn header_includes_only_standard_headers() {
     let header = committed_header();
-    let includes: Vec<&str> = header.lines().filter(|l| l.trim_start().starts_with("#include")).collect();
-    assert_eq!(includes, ["#include <stddef.h>", "#include <stdint.h>", "#include <wchar.h>"]);
+    let includes: Vec<&str> = header
+        .lines()
+        .filter(|l| l.trim_start().starts_with("#include"))
+        .collect();
+    assert_eq!(
+        includes,
+        [
+            "#include <stddef.h>",
+            "#include <stdint.h>",
+            "#include <wchar.h>"
+        ]
+    );
 }
 
 #[test]
 fn header_version_matches_cargo() {
     let header = committed_header();
     for (name, value) in [
-        ("U8X_VERSION_MAJOR", env!("CARGO_PKG_VERSION_MAJOR").to_string()),
-        ("U8X_VERSION_MINOR", env!("CARGO_PKG_VERSION_MINOR").to_string()),
-        ("U8X_VERSION_PATCH", env!("CARGO_PKG_VERSION_PATCH").to_string()),
-        ("U8X_VERSION_STRING", format!("\"{}\"", env!("CARGO_PKG_VERSION"))),
+        (
+            "U8X_VERSION_MAJOR",
+            env!("CARGO_PKG_VERSION_MAJOR").to_string(),
+        ),
+        (
+            "U8X_VERSION_MINOR",
+            env!("CARGO_PKG_VERSION_MINOR").to_string(),
+        ),
+        (
+            "U8X_VERSION_PATCH",
+            env!("CARGO_PKG_VERSION_PATCH").to_string(),
+        ),
+        (
+            "U8X_VERSION_STRING",
+            format!("\"{}\"", env!("CARGO_PKG_VERSION")),
+        ),
     ] {
-        assert!(header.contains(&format!("#define {name} {value}\n")), "{name} is not {value}");
+        assert!(
+            header.contains(&format!("#define {name} {value}\n")),
+            "{name} is not {value}"
+        );
     }
 }
 
@@ -50,7 +78,10 @@ fn header_version_matches_cargo() {
 /// `target/<profile>/deps/`.
 fn artifact_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("the test knows its path");
-    exe.parent().and_then(Path::parent).expect("tests live in target/<profile>/deps").to_path_buf()
+    exe.parent()
+        .and_then(Path::parent)
+        .expect("tests live in target/<profile>/deps")
+        .to_path_buf()
 }
 
 #[test]
@@ -66,17 +97,27 @@ fn shared_library_exports_only_declared_u8x_symbols() {
         .arg(&lib)
         .output()
         .expect("nm (binutils) is installed");
-    assert!(out.status.success(), "nm failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "nm failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let symbols: Vec<String> = String::from_utf8_lossy(&out.stdout)
         .lines()
-        .filter(|l| l.split_whitespace().nth(1).is_some_and(|kind| kind == "T" || kind == "D" || kind == "B"))
+        .filter(|l| {
+            l.split_whitespace()
+                .nth(1)
+                .is_some_and(|kind| kind == "T" || kind == "D" || kind == "B")
+        })
         .filter_map(|l| l.split_whitespace().next().map(str::to_string))
         .collect();
     assert!(symbols.len() >= 10, "too few exported symbols: {symbols:?}");
     let header = committed_header();
     for symbol in &symbols {
         assert!(symbol.starts_with("u8x_"), "libu8x.so exports {symbol}");
-        let declared = [" ", "*"].iter().any(|before| header.contains(&format!("{before}{symbol}(")));
+        let declared = [" ", "*"]
+            .iter()
+            .any(|before| header.contains(&format!("{before}{symbol}(")));
         assert!(declared, "{symbol} is not declared in include/u8x.h");
     }
 }
