@@ -179,6 +179,31 @@ pub(super) unsafe fn validate<const COUNT: bool>(src: &[u8]) -> FastStop {
         prev_leads = leads;
         prev = block;
         i += 32;
+        // Validation alone: non-ASCII runs two blocks per test.
+        while !COUNT && i + 64 <= len {
+            // SAFETY: bytes i..i+64 are in bounds.
+            let (a, b) = unsafe {
+                let p = src.as_ptr().add(i);
+                (
+                    _mm256_loadu_si256(p.cast()),
+                    _mm256_loadu_si256(p.add(32).cast()),
+                )
+            };
+            if non_ascii(_mm256_or_si256(a, b)) == 0 {
+                break;
+            }
+            let (err_a, err_b) = (check_block(a, prev), check_block(b, a));
+            let any = _mm256_or_si256(err_a, err_b);
+            if _mm256_testz_si256(any, any) == 0 {
+                let (flags, at) = match flagged_bytes(err_a) {
+                    0 => (flagged_bytes(err_b), i + 32),
+                    f => (f, i),
+                };
+                return stop(at + flags.trailing_zeros() as usize, at, 0, 0, 0);
+            }
+            prev = b;
+            i += 64;
+        }
     }
     if ends_incomplete(prev) {
         return stop(len, len, counted, 0, prev_leads);
