@@ -428,6 +428,13 @@ fn ops(variants: &[U8xVariant]) -> Vec<Op> {
             })),
         ));
     }
+    // The non-validating count, for input already known to be valid: the
+    // like-for-like peer of simdutf's count_utf8.
+    count.push(Impl::new(
+        "u8x count_valid",
+        U8x,
+        Bytes(Box::new(|s| u8x::count_valid(s) as u64)),
+    ));
     count.push(Impl::new(
         "simdutf count_utf8",
         Peer,
@@ -539,7 +546,7 @@ fn ops(variants: &[U8xVariant]) -> Vec<Op> {
         },
         Op {
             id: "count",
-            title: "Counting code points (u8x and simdutf validate+count validate; the others do not)",
+            title: "Counting code points (u8x and simdutf validate+count validate; u8x count_valid and the others do not)",
             inputs: Inputs::Valid,
             impls: count,
         },

@@ -141,8 +141,31 @@ static void long_texts(void) {
   printf("long texts: %lu counts match the reference\n", compared);
 }
 
+/* u8x_count_valid: on valid text, what u8x_count gives (checked against
+ * the reference above); on any bytes, the bytes outside 80..BF. */
+static void count_valid(void) {
+  uint32_t state = 77;
+  unsigned t;
+  for (t = 0; t < 300; t++) {
+    uint8_t s[2100];
+    size_t n = ref_random_text(s, ref_rand(&state) % 2048, 0, &state), i, leads = 0;
+    u8x_result strict = u8x_count(s, n, U8X_STRICT, 0);
+    check_context("random text #%u", t);
+    CHECK_EQ(strict.status, U8X_OK);
+    CHECK_EQ(u8x_count_valid(s, n), strict.written);
+    for (i = 0; i < n; i++) s[i] = (uint8_t)ref_rand(&state);
+    for (i = 0; i < n; i++) leads += s[i] < 0x80 || s[i] > 0xBF;
+    CHECK_EQ(u8x_count_valid(s, n), leads);
+  }
+  check_context("%s", "");
+  CHECK_EQ(u8x_count_valid(NULL, 0), 0);
+  CHECK_EQ(u8x_count_valid(NULL, 1), U8X_BAD_SIZE);
+  printf("count_valid: %u texts\n", t);
+}
+
 int main(void) {
   check_begin("count");
+  count_valid();
   against_python();
   same_as_decode();
   streaming();

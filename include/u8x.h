@@ -256,6 +256,19 @@ struct u8x_result u8x_decode_ucs4(const uint8_t *src,
 struct u8x_result u8x_count(const uint8_t *src, size_t src_len, uint32_t policy, uint32_t flags);
 
 /**
+ * The number of code points in `src`, which the caller already knows is
+ * well-formed UTF-8 (for example, validated when it arrived): the number of
+ * bytes that are not continuation bytes (80..BF), at memory speed. Defined
+ * for every input, but on ill-formed input it is that byte count, not what
+ * decoding would produce: use `u8x_count` then. Returns `U8X_BAD_SIZE` for
+ * NULL with `src_len` > 0.
+ *
+ * # Safety
+ * `src` must point to `src_len` readable bytes (or be NULL with `src_len` 0).
+ */
+size_t u8x_count_valid(const uint8_t *src, size_t src_len);
+
+/**
  * Encodes code points as UTF-8.
  *
  * `policy` is `U8X_STRICT` (stop at the first surrogate or value above

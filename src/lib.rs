@@ -46,6 +46,15 @@ pub fn count(src: &[u8], policy: Policy, more_input: bool) -> Progress {
     Engine::best().count(src, policy, more_input)
 }
 
+/// The number of code points in `src` when the caller already knows it is
+/// well-formed (validated earlier): the bytes that are not continuation
+/// bytes (80..BF), counted at memory speed. Defined for any input, but on
+/// ill-formed input it is that byte count, not what a policy would decode;
+/// use [`count`] for that.
+pub fn count_valid(src: &[u8]) -> usize {
+    Engine::best().count_valid(src)
+}
+
 /// Encodes code points as UTF-8 under `policy`, never writing past `dst`.
 pub fn encode(src: &[u32], dst: &mut [u8], policy: EncodePolicy) -> Progress {
     Engine::best().encode(src, dst, policy)

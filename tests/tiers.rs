@@ -373,3 +373,34 @@ fn encoders_on_random_units() {
         compare_encoders(engine, &all, "every code point and the first beyond");
     }
 }
+
+#[test]
+fn count_valid_matches_scalar_and_std() {
+    let mut rng = Rng(5);
+    let reference = scalar();
+    let mut engines = fast_tiers();
+    engines.push(reference);
+    for engine in engines {
+        for case in 0..3000 {
+            let len = rng.below(1200);
+            let text = rng.text(len, [0, 30, 100][case % 3]);
+            let expected = std::str::from_utf8(&text).expect("valid").chars().count();
+            assert_eq!(
+                engine.count_valid(&text),
+                expected,
+                "{engine:?} case {case}"
+            );
+            // Any bytes: the lead-byte count, the same on every tier.
+            let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+            let leads = bytes
+                .iter()
+                .filter(|&&b| !(0x80..=0xBF).contains(&b))
+                .count();
+            assert_eq!(
+                engine.count_valid(&bytes),
+                leads,
+                "{engine:?} random bytes {case}"
+            );
+        }
+    }
+}

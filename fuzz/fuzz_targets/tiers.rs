@@ -46,6 +46,7 @@ fuzz_target!(|data: &[u8]| {
         let Some(engine) = Engine::new(tier) else { continue };
         assert_eq!(engine.validate_chunk(src, more), scalar.validate_chunk(src, more), "{tier:?}");
         assert_eq!(engine.count(src, policy, more), scalar.count(src, policy, more), "{tier:?}");
+        assert_eq!(engine.count_valid(src), scalar.count_valid(src), "{tier:?}");
         let (mut a, mut b) = (vec![7u32; cap], vec![7u32; cap]);
         assert_eq!(engine.decode_ucs4(src, &mut a, policy, more), scalar.decode_ucs4(src, &mut b, policy, more), "{tier:?}");
         assert_eq!(a, b, "{tier:?}");

@@ -45,6 +45,7 @@ pub(crate) struct Kernels {
     count: Option<fn(&[u8]) -> FastStop>,
     encode: Option<EncodeKernel>,
     encoded_len: Option<fn(&[u32]) -> FastStop>,
+    count_leads: Option<fn(&[u8]) -> usize>,
 }
 
 static SCALAR: Kernels = Kernels {
@@ -54,6 +55,7 @@ static SCALAR: Kernels = Kernels {
     count: None,
     encode: None,
     encoded_len: None,
+    count_leads: None,
 };
 
 /// An instruction-set tier.
@@ -166,6 +168,14 @@ impl Engine {
     /// See [`crate::encode`].
     pub fn encode(&self, src: &[u32], dst: &mut [u8], policy: EncodePolicy) -> Progress {
         driver::encode(self.kernels, src, dst, policy)
+    }
+
+    /// See [`crate::count_valid`].
+    pub fn count_valid(&self, src: &[u8]) -> usize {
+        match self.kernels.count_leads {
+            Some(fast) => fast(src),
+            None => crate::scalar::validate::count_leads(src),
+        }
     }
 
     /// See [`crate::encoded_len`].

@@ -132,6 +132,23 @@ pub unsafe extern "C" fn u8x_count(
     })
 }
 
+/// The number of code points in `src`, which the caller already knows is
+/// well-formed UTF-8 (for example, validated when it arrived): the number of
+/// bytes that are not continuation bytes (80..BF), at memory speed. Defined
+/// for every input, but on ill-formed input it is that byte count, not what
+/// decoding would produce: use `u8x_count` then. Returns `U8X_BAD_SIZE` for
+/// NULL with `src_len` > 0.
+///
+/// # Safety
+/// `src` must point to `src_len` readable bytes (or be NULL with `src_len` 0).
+#[no_mangle]
+pub unsafe extern "C" fn u8x_count_valid(src: *const u8, src_len: usize) -> usize {
+    guarded(U8X_BAD_SIZE, || {
+        // SAFETY: the caller's promise about `src` is `input`'s precondition.
+        unsafe { input(src, src_len) }.map_or(U8X_BAD_SIZE, crate::count_valid)
+    })
+}
+
 /// Encodes code points as UTF-8.
 ///
 /// `policy` is `U8X_STRICT` (stop at the first surrogate or value above

@@ -55,3 +55,11 @@ pub fn validate(src: &[u8], more_input: bool) -> Progress {
         written: 0,
     }
 }
+
+/// Bytes of `src` that are not continuation bytes: the number of code points
+/// when `src` is well-formed.
+pub fn count_leads(src: &[u8]) -> usize {
+    src.iter()
+        .filter(|&&b| !super::segment::is_continuation(b))
+        .count()
+}

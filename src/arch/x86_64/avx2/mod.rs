@@ -17,6 +17,7 @@ static KERNELS: Kernels = Kernels {
     count: Some(count),
     encode: None,
     encoded_len: None,
+    count_leads: Some(count_leads),
 };
 
 fn detected() -> bool {
@@ -41,6 +42,11 @@ fn validate(src: &[u8]) -> FastStop {
 fn count(src: &[u8]) -> FastStop {
     // SAFETY: see above.
     unsafe { utf8::validate::<true>(src) }
+}
+
+fn count_leads(src: &[u8]) -> usize {
+    // SAFETY: see above.
+    unsafe { utf8::count_leads(src) }
 }
 
 fn decode(src: &[u8], dst: &mut [u32]) -> FastStop {

@@ -433,3 +433,24 @@ pub(super) unsafe fn decode(src: &[u8], out: *mut u32, cap: usize) -> FastStop {
         block_flags = next_flags;
     }
 }
+
+/// Bytes of `src` that are not continuation bytes, 128 a step.
+///
+/// # Safety
+/// The CPU must support the enabled features.
+#[target_feature(enable = "avx2,popcnt")]
+pub(super) unsafe fn count_leads(src: &[u8]) -> usize {
+    let len = src.len();
+    let (mut i, mut n) = (0, 0);
+    while i + 128 <= len {
+        // SAFETY: bytes i..i+128 are in bounds.
+        let blocks =
+            unsafe { [0, 32, 64, 96].map(|o| _mm256_loadu_si256(src.as_ptr().add(i + o).cast())) };
+        n += blocks
+            .into_iter()
+            .map(|b| lead_bytes(b).count_ones() as usize)
+            .sum::<usize>();
+        i += 128;
+    }
+    n + crate::scalar::validate::count_leads(&src[i..])
+}

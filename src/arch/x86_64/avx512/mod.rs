@@ -21,6 +21,7 @@ static KERNELS: Kernels = Kernels {
     count: Some(count),
     encode: Some(encode),
     encoded_len: Some(encoded_len),
+    count_leads: Some(count_leads),
 };
 
 fn detected() -> bool {
@@ -56,6 +57,11 @@ fn decode(src: &[u8], dst: &mut [u32]) -> FastStop {
 fn count(src: &[u8]) -> FastStop {
     // SAFETY: see above.
     unsafe { utf8::count(src) }
+}
+
+fn count_leads(src: &[u8]) -> usize {
+    // SAFETY: see above.
+    unsafe { utf8::count_leads(src) }
 }
 
 fn encode(src: &[u32], dst: &mut [u8]) -> FastStop {

@@ -490,3 +490,30 @@ pub(super) unsafe fn count(src: &[u8]) -> FastStop {
         flagged: None,
     }
 }
+
+/// Bytes of `src` that are not continuation bytes, 256 a step.
+///
+/// # Safety
+/// The CPU must support the enabled features.
+#[target_feature(enable = "avx512f,avx512bw,popcnt")]
+pub(super) unsafe fn count_leads(src: &[u8]) -> usize {
+    let (ptr, len) = (src.as_ptr(), src.len());
+    let floor = _mm512_set1_epi8(-65);
+    let leads = |block: __m512i| _mm512_cmpgt_epi8_mask(block, floor).count_ones() as usize;
+    let (mut i, mut n) = (0, 0);
+    while i + 256 <= len {
+        // SAFETY: bytes i..i+256 are in bounds.
+        let blocks =
+            unsafe { [0, 64, 128, 192].map(|o| _mm512_loadu_si512(ptr.add(i + o).cast())) };
+        n += blocks.into_iter().map(leads).sum::<usize>();
+        i += 256;
+    }
+    while i < len {
+        // SAFETY: i < len.
+        let block = unsafe { load_block(ptr, i, len) };
+        // Zero padding counts as leads: take it back.
+        n += leads(block) - 64usize.saturating_sub(len - i);
+        i += 64;
+    }
+    n
+}
