@@ -274,6 +274,22 @@ fn assemble(x: __m512i) -> __m512i {
     _mm512_srlv_epi32(joined, _mm512_permutexvar_epi32(ones, FINAL_SHIFT))
 }
 
+/// Stores the `lanes` of `v` at `out`: a plain store when all 16 are wanted.
+///
+/// # Safety
+/// `out` has room for the lanes set in `lanes` (which form a prefix).
+#[target_feature(enable = "avx512f")]
+#[inline]
+unsafe fn store_lanes(out: *mut u32, lanes: u16, v: __m512i) {
+    if lanes == u16::MAX {
+        // SAFETY: room for all 16.
+        unsafe { _mm512_storeu_si512(out.cast(), v) }
+    } else {
+        // SAFETY: masked-off lanes are not written.
+        unsafe { _mm512_mask_storeu_epi32(out.cast(), lanes, v) }
+    }
+}
+
 /// Writes the characters whose leads are set in `leads` (a prefix of the
 /// block's leads), in order, to `out`. Returns how many.
 ///
@@ -294,9 +310,7 @@ unsafe fn emit(block: __m512i, next: __m512i, leads: u64, all_ascii: bool, out: 
         for (k, part) in parts.into_iter().enumerate().take(n.div_ceil(16)) {
             let lanes = (leads >> (16 * k)) as u16;
             // SAFETY: the lanes written are leads 16k.. within the n that fit.
-            unsafe {
-                _mm512_mask_storeu_epi32(out.add(16 * k).cast(), lanes, _mm512_cvtepu8_epi32(part))
-            };
+            unsafe { store_lanes(out.add(16 * k), lanes, _mm512_cvtepu8_epi32(part)) };
         }
         return n;
     }
@@ -306,7 +320,7 @@ unsafe fn emit(block: __m512i, next: __m512i, leads: u64, all_ascii: bool, out: 
         let scalars = assemble(_mm512_permutex2var_epi8(block, index, next));
         let lanes = low_bits(n - 16 * g) as u16;
         // SAFETY: lanes beyond the n characters are masked off.
-        unsafe { _mm512_mask_storeu_epi32(out.add(16 * g).cast(), lanes, scalars) };
+        unsafe { store_lanes(out.add(16 * g), lanes, scalars) };
     }
     n
 }
