@@ -178,6 +178,33 @@ fn stopped_at_error(src: &[u8], e: usize) -> FastStop {
     }
 }
 
+/// Skips 256-byte all-ASCII runs from `i` (four blocks per test). Returns
+/// where it stopped and the last block before that (`prev` if none).
+///
+/// # Safety
+/// `ptr` points to `len` readable bytes.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn skip_ascii_runs(
+    ptr: *const u8,
+    mut i: usize,
+    len: usize,
+    mut prev: __m512i,
+) -> (usize, __m512i) {
+    while i + 256 <= len {
+        // SAFETY: bytes i..i+256 are in bounds.
+        let [a, b, c, d] =
+            unsafe { [0, 64, 128, 192].map(|o| _mm512_loadu_si512(ptr.add(i + o).cast())) };
+        let any = _mm512_ternarylogic_epi32::<0xFE>(a, b, _mm512_or_si512(c, d));
+        if non_ascii(any) != 0 {
+            break;
+        }
+        i += 256;
+        prev = d;
+    }
+    (i, prev)
+}
+
 /// The longest valid prefix, at block granularity; see `FastStop`.
 ///
 /// # Safety
@@ -194,26 +221,8 @@ pub(super) unsafe fn validate(src: &[u8]) -> FastStop {
             if ends_incomplete(prev) {
                 return stopped_at_error(src, i);
             }
-            i += 64;
-            prev = block;
-            // ASCII runs: four blocks per test.
-            while i + 256 <= len {
-                // SAFETY: bytes i..i+256 are in bounds.
-                let (a, b, c, d) = unsafe {
-                    (
-                        _mm512_loadu_si512(ptr.add(i).cast()),
-                        _mm512_loadu_si512(ptr.add(i + 64).cast()),
-                        _mm512_loadu_si512(ptr.add(i + 128).cast()),
-                        _mm512_loadu_si512(ptr.add(i + 192).cast()),
-                    )
-                };
-                let any = _mm512_ternarylogic_epi32::<0xFE>(a, b, _mm512_or_si512(c, d));
-                if non_ascii(any) != 0 {
-                    break;
-                }
-                i += 256;
-                prev = d;
-            }
+            // SAFETY: ptr points to len readable bytes.
+            (i, prev) = unsafe { skip_ascii_runs(ptr, i + 64, len, block) };
             continue;
         }
         let flags = flagged_bytes(check_block(block, prev));
@@ -456,26 +465,10 @@ pub(super) unsafe fn count(src: &[u8]) -> FastStop {
             }
             counted += (len - i).min(64);
             prev_leads = valid;
-            i += 64;
-            prev = block;
-            while i + 256 <= len {
-                // SAFETY: bytes i..i+256 are in bounds.
-                let (a, b, c, d) = unsafe {
-                    (
-                        _mm512_loadu_si512(ptr.add(i).cast()),
-                        _mm512_loadu_si512(ptr.add(i + 64).cast()),
-                        _mm512_loadu_si512(ptr.add(i + 128).cast()),
-                        _mm512_loadu_si512(ptr.add(i + 192).cast()),
-                    )
-                };
-                let any = _mm512_ternarylogic_epi32::<0xFE>(a, b, _mm512_or_si512(c, d));
-                if non_ascii(any) != 0 {
-                    break;
-                }
-                counted += 256;
-                i += 256;
-                prev = d;
-            }
+            // SAFETY: ptr points to len readable bytes.
+            let (next, last) = unsafe { skip_ascii_runs(ptr, i + 64, len, block) };
+            counted += next - (i + 64);
+            (i, prev) = (next, last);
             continue;
         }
         let leads = !_mm512_cmplt_epi8_mask(block, _mm512_set1_epi8(-64)) & valid;
