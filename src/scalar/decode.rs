@@ -5,12 +5,13 @@
 
 use super::legacy;
 use super::segment::{next_segment, Segment};
-use super::sink::Sink;
+use super::sink::{AsciiSink, Sink};
+use super::validate::ascii_prefix_len;
 use crate::types::{ErrorKind, Policy, Progress, Status, Utf8Error};
 
 /// Decodes `src` into `sink`. With `more_input`, a sequence cut by the end of
 /// `src` is left unconsumed and reported as [`Status::Incomplete`].
-pub fn decode<S: Sink<u32>>(
+pub fn decode<S: Sink<u32> + AsciiSink>(
     src: &[u8],
     sink: &mut S,
     policy: Policy,
@@ -23,6 +24,16 @@ pub fn decode<S: Sink<u32>>(
         written: sink.written(),
     };
     while read < src.len() {
+        // ASCII runs need no Table 3-7 lookup.
+        let run = ascii_prefix_len(&src[read..]);
+        if run > 0 {
+            let taken = sink.push_ascii(&src[read..read + run]);
+            read += taken;
+            if taken < run {
+                return stop(Status::OutputFull, read, sink);
+            }
+            continue;
+        }
         let (kind, len) = match next_segment(&src[read..]) {
             Segment::Char { scalar, len } => {
                 if !sink.push_all(&[scalar]) {

@@ -9,6 +9,34 @@ pub trait Sink<T: Copy> {
     fn written(&self) -> usize;
 }
 
+/// A code point output that can take a run of ASCII bytes at once.
+pub trait AsciiSink {
+    /// Appends as many of the ASCII `bytes` (as code points) as fit; returns
+    /// how many.
+    fn push_ascii(&mut self, bytes: &[u8]) -> usize;
+}
+
+impl AsciiSink for SliceSink<'_, u32> {
+    #[inline]
+    fn push_ascii(&mut self, bytes: &[u8]) -> usize {
+        let room = &mut self.dst[self.len..];
+        let n = bytes.len().min(room.len());
+        for (slot, &b) in room[..n].iter_mut().zip(bytes) {
+            *slot = u32::from(b);
+        }
+        self.len += n;
+        n
+    }
+}
+
+impl AsciiSink for CountSink {
+    #[inline]
+    fn push_ascii(&mut self, bytes: &[u8]) -> usize {
+        self.len += bytes.len();
+        bytes.len()
+    }
+}
+
 /// Writes into a borrowed buffer.
 pub struct SliceSink<'a, T> {
     dst: &'a mut [T],
