@@ -3,6 +3,9 @@
 //! every operation, policy and output capacity, on inputs built to hit block
 //! edges. Tiers the CPU lacks are skipped, and say so.
 
+mod common;
+
+use common::{random_scalar, Rng};
 use u8x::{EncodePolicy, Engine, Policy, Progress, Tier, REPLACE};
 
 const POLICIES: [Policy; 6] = [
@@ -38,44 +41,18 @@ fn fast_tiers() -> Vec<Engine> {
     tiers
 }
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    /// A random scalar of a random UTF-8 length.
-    fn scalar(&mut self) -> char {
-        let ranges = [
-            (0u32, 0x7F),
-            (0x80, 0x7FF),
-            (0x800, 0xFFFF),
-            (0x10000, 0x10FFFF),
-        ];
-        loop {
-            let (lo, hi) = ranges[self.below(4)];
-            if let Some(c) = char::from_u32(lo + (self.next() % u64::from(hi - lo + 1)) as u32) {
-                return c;
-            }
+/// Valid text of at least `len` bytes: ASCII letters with probability
+/// `ascii_bias`%, otherwise a random scalar of any UTF-8 length.
+fn text(rng: &mut Rng, len: usize, ascii_bias: usize) -> Vec<u8> {
+    let mut s = String::new();
+    while s.len() < len {
+        if rng.below(100) < ascii_bias {
+            s.push((b'a' + rng.below(26) as u8) as char);
+        } else {
+            s.push(random_scalar(rng));
         }
     }
-    fn text(&mut self, len: usize, ascii_bias: usize) -> Vec<u8> {
-        let mut s = String::new();
-        while s.len() < len {
-            if self.below(100) < ascii_bias {
-                s.push((b'a' + self.below(26) as u8) as char);
-            } else {
-                s.push(self.scalar());
-            }
-        }
-        s.into_bytes()
-    }
+    s.into_bytes()
 }
 
 /// Damage that exercises each error kind.
@@ -147,13 +124,13 @@ fn compare_encoders(engine: Engine, src: &[u32], what: &str) {
 
 #[test]
 fn every_length_and_alignment() {
-    let mut rng = Rng(1);
+    let mut rng = Rng::new(1);
     for engine in fast_tiers() {
         let mut checked = 0;
         for (bias, seed_text) in [
-            (100, rng.text(400, 100)),
-            (30, rng.text(400, 30)),
-            (0, rng.text(400, 0)),
+            (100, text(&mut rng, 400, 100)),
+            (30, text(&mut rng, 400, 30)),
+            (0, text(&mut rng, 400, 0)),
         ] {
             let mut storage = vec![0u8; 512];
             for len in 0..=300usize {
@@ -190,11 +167,11 @@ fn every_length_and_alignment() {
 
 #[test]
 fn errors_at_every_position_around_block_edges() {
-    let mut rng = Rng(2);
+    let mut rng = Rng::new(2);
     for engine in fast_tiers() {
         let mut checked = 0;
         for bias in [100, 50, 0] {
-            let base = rng.text(300, bias);
+            let base = text(&mut rng, 300, bias);
             for damage in DAMAGE {
                 for pos in (0..200).filter(|p| p % 64 < 5 || p % 64 > 58) {
                     let mut src = base[..pos.min(base.len())].to_vec();
@@ -222,11 +199,11 @@ fn errors_at_every_position_around_block_edges() {
 
 #[test]
 fn random_valid_and_damaged_inputs() {
-    let mut rng = Rng(3);
+    let mut rng = Rng::new(3);
     for engine in fast_tiers() {
         for case in 0..3000 {
             let len = rng.below(700);
-            let mut src = rng.text(len, [0, 10, 50, 90, 100][case % 5]);
+            let mut src = text(&mut rng, len, [0, 10, 50, 90, 100][case % 5]);
             let damage_count = [0, 1, 3, 20][case % 4];
             for _ in 0..damage_count {
                 if src.is_empty() {
@@ -234,7 +211,7 @@ fn random_valid_and_damaged_inputs() {
                 }
                 let at = rng.below(src.len());
                 match rng.below(3) {
-                    0 => src[at] = rng.next() as u8,
+                    0 => src[at] = rng.next_u64() as u8,
                     1 => src.truncate(at),
                     _ => {
                         let d = DAMAGE[rng.below(DAMAGE.len())];
@@ -247,7 +224,7 @@ fn random_valid_and_damaged_inputs() {
         // Pure random bytes.
         for case in 0..1000 {
             let len = rng.below(300);
-            let src: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+            let src: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
             compare_decoders(engine, &src, &format!("random bytes {case}"));
         }
     }
@@ -354,17 +331,17 @@ fn lipsum_files() {
 
 #[test]
 fn encoders_on_random_units() {
-    let mut rng = Rng(4);
+    let mut rng = Rng::new(4);
     for engine in fast_tiers() {
         for case in 0..4000 {
             let len = rng.below(200);
             let units: Vec<u32> = (0..len)
                 .map(|_| match rng.below(20) {
                     0 => 0xD800 + rng.below(0x800) as u32,
-                    1 => 0x110000 + rng.next() as u32 % 0xFFEF_0000,
+                    1 => 0x110000 + rng.next_u64() as u32 % 0xFFEF_0000,
                     2 => 0xDC80 + rng.below(0x80) as u32,
                     3..=8 => rng.below(0x80) as u32,
-                    _ => u32::from(rng.scalar()),
+                    _ => u32::from(random_scalar(&mut rng)),
                 })
                 .collect();
             compare_encoders(engine, &units, &format!("random units {case}"));
@@ -376,14 +353,14 @@ fn encoders_on_random_units() {
 
 #[test]
 fn count_valid_matches_scalar_and_std() {
-    let mut rng = Rng(5);
+    let mut rng = Rng::new(5);
     let reference = scalar();
     let mut engines = fast_tiers();
     engines.push(reference);
     for engine in engines {
         for case in 0..3000 {
             let len = rng.below(1200);
-            let text = rng.text(len, [0, 30, 100][case % 3]);
+            let text = text(&mut rng, len, [0, 30, 100][case % 3]);
             let expected = std::str::from_utf8(&text).expect("valid").chars().count();
             assert_eq!(
                 engine.count_valid(&text),
@@ -391,7 +368,7 @@ fn count_valid_matches_scalar_and_std() {
                 "{engine:?} case {case}"
             );
             // Any bytes: the lead-byte count, the same on every tier.
-            let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+            let bytes: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
             let leads = bytes
                 .iter()
                 .filter(|&&b| !(0x80..=0xBF).contains(&b))
