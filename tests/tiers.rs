@@ -351,6 +351,68 @@ fn encoders_on_random_units() {
     }
 }
 
+/// Random scalars below `limit` (any scalar when it is above U+10FFFF).
+fn scalars_below(rng: &mut Rng, len: usize, limit: u32) -> Vec<u32> {
+    (0..len)
+        .map(|_| loop {
+            let c = u32::from(random_scalar(rng));
+            let c = if limit <= 0x80 { c % limit } else { c };
+            if c < limit {
+                break c;
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn encoders_on_long_runs_of_each_length_class() {
+    let mut rng = Rng::new(7);
+    for engine in fast_tiers() {
+        for limit in [0x80, 0x800, 0x1_0000, 0x11_0000] {
+            for len in 0..=300 {
+                let units = scalars_below(&mut rng, len, limit);
+                compare_encoders(engine, &units, &format!("below {limit:#x}, {len} units"));
+                if len > 0 {
+                    let mut damaged = units.clone();
+                    damaged[rng.below(len)] = 0xDC00;
+                    compare_encoders(engine, &damaged, &format!("below {limit:#x}, damaged"));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn encoders_with_one_bad_unit_anywhere() {
+    let mut rng = Rng::new(6);
+    for engine in fast_tiers() {
+        for len in [1, 15, 16, 17, 63, 64, 65, 127, 128, 129, 200] {
+            let valid: Vec<u32> = (0..len)
+                .map(|_| u32::from(random_scalar(&mut rng)))
+                .collect();
+            for pos in 0..len {
+                for bad in [0xD800, 0xDFFF, 0x11_0000, u32::MAX] {
+                    let mut units = valid.clone();
+                    units[pos] = bad;
+                    compare_encoders(engine, &units, &format!("{bad:#x} at {pos} of {len}"));
+                }
+            }
+        }
+        // Every unit near the edges of the scalar ranges, in both the
+        // 16-unit and the 64-unit loops.
+        let edges = (0xD000..0xE800)
+            .chain(0x10_F000..0x12_1000)
+            .chain(0xFFFF_F000..=u32::MAX);
+        for unit in edges {
+            for (len, pos) in [(20, 3), (70, 66)] {
+                let mut units = vec![0x10FFFF; len];
+                units[pos] = unit;
+                compare_encoders(engine, &units, &format!("{unit:#x} at {pos} of {len}"));
+            }
+        }
+    }
+}
+
 #[test]
 fn count_valid_matches_scalar_and_std() {
     let mut rng = Rng::new(5);

@@ -1,10 +1,18 @@
 //! Code points to UTF-8, 16 a step.
 //!
-//! Each lane is checked (no surrogate, nothing above U+10FFFF), its length
-//! found by three comparisons, and its UTF-8 bytes built in place: the four
-//! 6-bit groups are laid out last-group-highest, shifted right to drop the
-//! groups a shorter character does not have, and tagged with the lead and
-//! continuation markers. VPCOMPRESSB then packs the used bytes together.
+//! Each lane is checked (no surrogate, nothing above U+10FFFF) and its
+//! leading-zero count (VPLZCNTD) indexes 32-entry tables (VPERMT2D) that say,
+//! for the character's length: where each of its UTF-8 bytes starts in the
+//! code point (VPMULTISHIFTQB pulls those bit fields into the lane's bytes,
+//! lead lowest), which payload bits each byte keeps, and its marker bits.
+//! The kept payload doubles as the mask of used bytes, which VPCOMPRESSB packs
+//! together. Per 16 code points that is one table-driven pass and no
+//! per-length branches. Blocks of 64 that are all ASCII skip it, and blocks
+//! of 64 below U+0800 take a 16-bit path that packs 32 characters per
+//! compress.
+//!
+//! Measuring (`encoded_len`) needs only the length table, summed in vector
+//! lanes.
 
 use core::arch::x86_64::*;
 use core::mem::transmute;
@@ -16,45 +24,49 @@ const fn dwords(f: [u32; 16]) -> __m512i {
     unsafe { transmute(f) }
 }
 
-/// By length 1..4: the right shift that drops missing groups, the marker
-/// bits, and which bytes of the lane are used.
-const DROP_SHIFT: __m512i = dwords([0, 0, 16, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
-const MARKERS: __m512i = dwords([
-    0,
-    0,
-    0x80C0,
-    0x80_80E0,
-    0x8080_80F0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-]);
-const USED_BYTES: __m512i = dwords([
-    0,
-    0xFF,
-    0xFFFF,
-    0xFF_FFFF,
-    0xFFFF_FFFF,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-]);
+/// UTF-8 length by leading-zero count. A zero code point has 32 leading zeros,
+/// which the 5-bit table index sees as 0; counts 1..=10 (above U+1FFFFF) are
+/// rejected before the tables matter.
+const fn length_for(lz: usize) -> usize {
+    match lz {
+        0 => 1,
+        1..=15 => 4,
+        16..=20 => 3,
+        21..=24 => 2,
+        _ => 1,
+    }
+}
+
+/// A 32-entry table indexed by leading-zero count, from one value per
+/// length 1..=4: the two halves VPERMT2D takes.
+const fn by_lz(per_length: [u32; 4]) -> [__m512i; 2] {
+    let mut t = [[0u32; 16]; 2];
+    let mut lz = 0;
+    while lz < 32 {
+        t[lz / 16][lz % 16] = per_length[length_for(lz) - 1];
+        lz += 1;
+    }
+    [dwords(t[0]), dwords(t[1])]
+}
+
+/// Byte `k` of a character of length `n` holds the bits from `6 * (n-1-k)`
+/// up: the multishift offsets, lead first.
+const FIELD_START: [__m512i; 2] = by_lz([0, 0x06, 0x06_0C, 0x06_0C_12]);
+const PAYLOAD: [__m512i; 2] = by_lz([0x7F, 0x3F1F, 0x3F_3F0F, 0x3F3F_3F07]);
+const MARKERS: [__m512i; 2] = by_lz([0, 0x80C0, 0x80_80E0, 0x8080_80F0]);
+const LENGTH: [__m512i; 2] = by_lz([1, 2, 3, 4]);
+
+/// Multishift offsets count from the start of the 64-bit lane: odd dwords
+/// start 32 bits in.
+const ODD_DWORD_OFFSET: __m512i = {
+    let mut f = [0u32; 16];
+    let mut j = 1;
+    while j < 16 {
+        f[j] = 0x2020_2020;
+        j += 2;
+    }
+    dwords(f)
+};
 
 /// Byte 0 of each dword of two vectors: 32 bytes, in order.
 const PACK_LOW_BYTES: __m512i = {
@@ -81,79 +93,118 @@ fn low_bits(n: u32) -> u64 {
     }
 }
 
-/// Encodes (or, with `MEASURE`, measures) `src` up to its first invalid
-/// unit, which is reported as `flagged`.
+#[inline(always)]
+fn set1(v: u32) -> __m512i {
+    // SAFETY: AVX-512F is enabled in every caller (the attribute is on them).
+    unsafe { _mm512_set1_epi32(v as i32) }
+}
+
+/// Each lane minus the bounds of the scalars: a surrogate maps below 0 (so
+/// wraps high) and everything above U+10FFFF stays above `SCALAR_LIMIT`.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn scalar_distance(units: __m512i) -> __m512i {
+    _mm512_sub_epi32(_mm512_xor_si512(units, set1(0xD800)), set1(0x800))
+}
+const SCALAR_LIMIT: u32 = 0x10FFFF - 0x800;
+
+/// The lanes of `lanes` that are not Unicode scalar values.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn invalid(units: __m512i, lanes: u16) -> u16 {
+    _mm512_mask_cmpgt_epu32_mask(lanes, scalar_distance(units), set1(SCALAR_LIMIT))
+}
+
+/// 16 units starting at `i` (fewer at the end, zero-filled), and which lanes
+/// hold them.
 ///
 /// # Safety
-/// The CPU must support the enabled features; unless `MEASURE`, `out` points
-/// to `cap` writable bytes.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi1")]
-pub(super) unsafe fn encode<const MEASURE: bool>(
-    src: &[u32],
-    out: *mut u8,
-    cap: usize,
-) -> FastStop {
+/// `i < src.len()`.
+#[target_feature(enable = "avx512f")]
+#[inline]
+unsafe fn load_units(src: &[u32], i: usize) -> (__m512i, u16) {
+    let rest = src.len() - i;
+    let lanes = if rest >= 16 {
+        u16::MAX
+    } else {
+        (1u16 << rest) - 1
+    };
+    // SAFETY: the lanes cover only units i..len; masked-off lanes do not
+    // fault.
+    (
+        unsafe { _mm512_maskz_loadu_epi32(lanes, src.as_ptr().add(i).cast()) },
+        lanes,
+    )
+}
+
+/// Encodes `src` up to its first invalid unit, which is reported as
+/// `flagged`.
+///
+/// # Safety
+/// The CPU must support the enabled features; `out` points to `cap` writable
+/// bytes.
+#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,popcnt,bmi1")]
+pub(super) unsafe fn encode(src: &[u32], out: *mut u8, cap: usize) -> FastStop {
     let (ptr, len) = (src.as_ptr(), src.len());
     let (mut i, mut written) = (0usize, 0usize);
-    let set1 = |v: u32| _mm512_set1_epi32(v as i32);
+    // After a block of 64 fit neither fast path, its units take the general
+    // one.
+    let mut classify_from = 0usize;
     while i < len {
-        // ASCII runs: 64 units a step, no compress needed.
-        if len - i >= 64 && (MEASURE || cap - written >= 64) {
+        if i >= classify_from && len - i >= 64 && cap - written >= 128 {
             // SAFETY: units i..i+64 are in bounds.
-            let (a, b, c, d) = unsafe {
-                let p = ptr.add(i);
-                (
-                    _mm512_loadu_si512(p.cast()),
-                    _mm512_loadu_si512(p.add(16).cast()),
-                    _mm512_loadu_si512(p.add(32).cast()),
-                    _mm512_loadu_si512(p.add(48).cast()),
-                )
-            };
+            let [a, b, c, d] =
+                unsafe { [0, 16, 32, 48].map(|o| _mm512_loadu_si512(ptr.add(i + o).cast())) };
             let any = _mm512_ternarylogic_epi32::<0xFE>(a, b, _mm512_or_si512(c, d));
             if _mm512_cmpge_epu32_mask(any, set1(0x80)) == 0 {
-                if !MEASURE {
-                    let low = _mm512_permutex2var_epi8(a, PACK_LOW_BYTES, b);
-                    let high = _mm512_permutex2var_epi8(c, PACK_LOW_BYTES, d);
-                    let packed = _mm512_inserti64x4::<1>(low, _mm512_castsi512_si256(high));
-                    // SAFETY: 64 bytes of room were checked above.
-                    unsafe { _mm512_storeu_si512(out.add(written).cast(), packed) };
-                }
+                let low = _mm512_permutex2var_epi8(a, PACK_LOW_BYTES, b);
+                let high = _mm512_permutex2var_epi8(c, PACK_LOW_BYTES, d);
+                let packed = _mm512_inserti64x4::<1>(low, _mm512_castsi512_si256(high));
+                // SAFETY: 64 bytes of room were checked above.
+                unsafe { _mm512_storeu_si512(out.add(written).cast(), packed) };
                 written += 64;
                 i += 64;
                 continue;
             }
+            if _mm512_cmpge_epu32_mask(any, set1(0x800)) == 0 {
+                // SAFETY: each half writes at most 64 bytes, and 128 fit.
+                unsafe {
+                    written += encode_short_pairs(a, b, out.add(written));
+                    written += encode_short_pairs(c, d, out.add(written));
+                }
+                i += 64;
+                continue;
+            }
+            classify_from = i + 64;
         }
-        let lanes: u16 = if len - i >= 16 {
-            u16::MAX
-        } else {
-            (1u16 << (len - i)) - 1
-        };
-        // SAFETY: lanes cover only units i..len; masked-off lanes do not fault.
-        let units = unsafe { _mm512_maskz_loadu_epi32(lanes, ptr.add(i).cast()) };
-        let above = _mm512_cmpgt_epu32_mask(units, set1(0x10FFFF));
-        let surrogate =
-            _mm512_cmpeq_epi32_mask(_mm512_and_si512(units, set1(0xFFFF_F800)), set1(0xD800));
-        let bad = (above | surrogate) & lanes;
+        // SAFETY: i < len.
+        let (units, lanes) = unsafe { load_units(src, i) };
+        let bad = invalid(units, lanes);
         let good = if bad == 0 {
             lanes
         } else {
             (1u16 << bad.trailing_zeros()) - 1
         };
-        let two = _mm512_mask_cmpge_epu32_mask(good, units, set1(0x80));
-        let three = _mm512_mask_cmpge_epu32_mask(good, units, set1(0x800));
-        let four = _mm512_mask_cmpge_epu32_mask(good, units, set1(0x10000));
-        let total = good.count_ones() + two.count_ones() + three.count_ones() + four.count_ones();
-        if !MEASURE {
-            if cap - written < total as usize {
-                return FastStop {
-                    read: i,
-                    written,
-                    flagged: None,
-                };
-            }
-            // SAFETY: total bytes fit at out+written (checked just above).
-            unsafe { store(units, good, two, three, four, total, out.add(written)) };
+        let lz = _mm512_lzcnt_epi32(units);
+        let start = _mm512_permutex2var_epi32(FIELD_START[0], lz, FIELD_START[1]);
+        let fields = _mm512_multishift_epi64_epi8(_mm512_add_epi8(start, ODD_DWORD_OFFSET), units);
+        let payload = _mm512_maskz_permutex2var_epi32(good, PAYLOAD[0], lz, PAYLOAD[1]);
+        let markers = _mm512_permutex2var_epi32(MARKERS[0], lz, MARKERS[1]);
+        // (fields & payload) | markers
+        let encoded = _mm512_ternarylogic_epi32::<0xEA>(fields, payload, markers);
+        let used = _mm512_test_epi8_mask(payload, payload);
+        let total = used.count_ones();
+        if cap - written < total as usize {
+            return FastStop {
+                read: i,
+                written,
+                flagged: None,
+            };
         }
+        let packed = _mm512_maskz_compress_epi8(used, encoded);
+        // SAFETY: exactly `total` bytes are written, and they fit (checked
+        // just above).
+        unsafe { _mm512_mask_storeu_epi8(out.add(written).cast(), low_bits(total), packed) };
         written += total as usize;
         if bad != 0 {
             let i = i + good.count_ones() as usize;
@@ -173,59 +224,111 @@ pub(super) unsafe fn encode<const MEASURE: bool>(
     }
 }
 
-/// Writes the UTF-8 of the `good` lanes of `units` (valid scalars) to `out`.
+/// Encodes 32 code points below U+0800 (one or two bytes each) from two
+/// vectors, as 16-bit lanes: one compress per 32 characters. Returns the
+/// bytes written.
 ///
 /// # Safety
-/// `out` has room for `total` bytes, the encoded length of those lanes.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2")]
+/// `out` has room for 64 bytes.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
 #[inline]
-unsafe fn store(
-    units: __m512i,
-    good: u16,
-    two: u16,
-    three: u16,
-    four: u16,
-    total: u32,
-    out: *mut u8,
-) {
-    if two == 0 {
-        // SAFETY: `good` lanes are ASCII, one byte each: `total` bytes.
-        unsafe { _mm512_mask_cvtepi32_storeu_epi8(out.cast(), good, units) };
-        return;
-    }
-    let set1 = |v: u32| _mm512_set1_epi32(v as i32);
-    if three == 0 {
-        // One or two bytes a lane: 110xxxxx 10xxxxxx needs no table.
-        let pair = _mm512_ternarylogic_epi32::<0xFE>(
-            _mm512_srli_epi32::<6>(units),
-            _mm512_and_si512(_mm512_slli_epi32::<8>(units), set1(0x3F00)),
-            set1(0x80C0),
-        );
-        let encoded = _mm512_mask_mov_epi32(units, two, pair);
-        let used =
-            _mm512_mask_mov_epi32(_mm512_maskz_mov_epi32(good, set1(0xFF)), two, set1(0xFFFF));
-        let packed = _mm512_maskz_compress_epi8(_mm512_test_epi8_mask(used, used), encoded);
-        // SAFETY: exactly `total` bytes are written.
-        unsafe { _mm512_mask_storeu_epi8(out.cast(), low_bits(total), packed) };
-        return;
-    }
-    let one = _mm512_set1_epi32(1);
-    let mut length = _mm512_maskz_mov_epi32(good, one);
-    length = _mm512_mask_add_epi32(length, two, length, one);
-    length = _mm512_mask_add_epi32(length, three, length, one);
-    length = _mm512_mask_add_epi32(length, four, length, one);
-    // Groups g3 (lowest 6 bits) .. g0 laid out as bytes g0 g1 g2 g3 from the
-    // lowest: a 4-byte character's order; shorter ones drop leading groups.
-    let g3 = _mm512_and_si512(_mm512_slli_epi32::<24>(units), set1(0x3F00_0000));
-    let g2 = _mm512_and_si512(_mm512_slli_epi32::<10>(units), set1(0x003F_0000));
-    let g1 = _mm512_and_si512(_mm512_srli_epi32::<4>(units), set1(0x0000_3F00));
-    let g0 = _mm512_srli_epi32::<18>(units);
-    let groups = _mm512_ternarylogic_epi32::<0xFE>(g3, g2, _mm512_or_si512(g1, g0));
-    let shifted = _mm512_srlv_epi32(groups, _mm512_permutexvar_epi32(length, DROP_SHIFT));
-    let encoded = _mm512_or_si512(shifted, _mm512_permutexvar_epi32(length, MARKERS));
-    let encoded = _mm512_mask_mov_epi32(encoded, !two, units);
-    let used = _mm512_permutexvar_epi32(length, USED_BYTES);
-    let packed = _mm512_maskz_compress_epi8(_mm512_test_epi8_mask(used, used), encoded);
-    // SAFETY: exactly `total` bytes are written.
+unsafe fn encode_short_pairs(a: __m512i, b: __m512i, out: *mut u8) -> usize {
+    // PACKUSDW interleaves the two sources by 128-bit lane; put the 64-bit
+    // pieces back in order.
+    const IN_ORDER: __m512i = {
+        let q: [u64; 8] = [0, 2, 4, 6, 1, 3, 5, 7];
+        // SAFETY: 64 plain bytes; every bit pattern is a valid __m512i.
+        unsafe { transmute(q) }
+    };
+    let units = _mm512_permutexvar_epi64(IN_ORDER, _mm512_packus_epi32(a, b));
+    let set1w = |v: u16| _mm512_set1_epi16(v as i16);
+    let ascii = _mm512_cmplt_epu16_mask(units, set1w(0x80));
+    // 110xxxxx 10xxxxxx, lead in the low byte.
+    let pair = _mm512_or_si512(
+        _mm512_ternarylogic_epi32::<0xEA>(
+            _mm512_slli_epi16::<8>(units),
+            set1w(0x3F00),
+            _mm512_srli_epi16::<6>(units),
+        ),
+        set1w(0x80C0),
+    );
+    let encoded = _mm512_mask_blend_epi16(ascii, pair, units);
+    let used_bytes = _mm512_mask_blend_epi16(ascii, set1w(0xFFFF), set1w(0x00FF));
+    let used = _mm512_test_epi8_mask(used_bytes, used_bytes);
+    let total = used.count_ones();
+    let packed = _mm512_maskz_compress_epi8(used, encoded);
+    // SAFETY: `total` <= 64 bytes, which the caller provides.
     unsafe { _mm512_mask_storeu_epi8(out.cast(), low_bits(total), packed) };
+    total as usize
+}
+
+/// The UTF-8 length of each lane of `units` in `lanes` (0 elsewhere).
+#[target_feature(enable = "avx512f,avx512cd")]
+#[inline]
+fn lengths(units: __m512i, lanes: u16) -> __m512i {
+    _mm512_maskz_permutex2var_epi32(lanes, LENGTH[0], _mm512_lzcnt_epi32(units), LENGTH[1])
+}
+
+/// Measures the UTF-8 of `src` up to its first invalid unit, which is
+/// reported as `flagged`.
+///
+/// # Safety
+/// The CPU must support the enabled features.
+#[target_feature(enable = "avx512f,avx512cd,popcnt")]
+pub(super) unsafe fn encoded_len(src: &[u32]) -> FastStop {
+    let (ptr, len) = (src.as_ptr(), src.len());
+    let (mut i, mut total) = (0usize, 0usize);
+    // 64 units a step, summed in 16 dword lanes; a lane gains at most 16 a
+    // step, so folding the sums into `total` every 2^20 steps keeps even
+    // their total (16 * 2^24) within 32 bits.
+    'chunks: while len - i >= 64 {
+        let end = i + (len - i).min(64 << 20) / 64 * 64;
+        let mut sums = _mm512_setzero_si512();
+        while i < end {
+            // SAFETY: units i..i+64 are in bounds (i + 64 <= end <= len).
+            let [a, b, c, d] =
+                unsafe { [0, 16, 32, 48].map(|o| _mm512_loadu_si512(ptr.add(i + o).cast())) };
+            let worst = _mm512_max_epu32(
+                _mm512_max_epu32(scalar_distance(a), scalar_distance(b)),
+                _mm512_max_epu32(scalar_distance(c), scalar_distance(d)),
+            );
+            if _mm512_cmpgt_epu32_mask(worst, set1(SCALAR_LIMIT)) != 0 {
+                // The 16-at-a-time loop below finds the exact unit.
+                total += _mm512_reduce_add_epi32(sums) as u32 as usize;
+                break 'chunks;
+            }
+            let step = _mm512_add_epi32(
+                _mm512_add_epi32(lengths(a, u16::MAX), lengths(b, u16::MAX)),
+                _mm512_add_epi32(lengths(c, u16::MAX), lengths(d, u16::MAX)),
+            );
+            sums = _mm512_add_epi32(sums, step);
+            i += 64;
+        }
+        total += _mm512_reduce_add_epi32(sums) as u32 as usize;
+    }
+    while i < len {
+        // SAFETY: i < len.
+        let (units, lanes) = unsafe { load_units(src, i) };
+        let bad = invalid(units, lanes);
+        let good = if bad == 0 {
+            lanes
+        } else {
+            (1u16 << bad.trailing_zeros()) - 1
+        };
+        total += _mm512_reduce_add_epi32(lengths(units, good)) as usize;
+        if bad != 0 {
+            let i = i + good.count_ones() as usize;
+            return FastStop {
+                read: i,
+                written: total,
+                flagged: Some(i),
+            };
+        }
+        i += 16;
+    }
+    FastStop {
+        read: len,
+        written: total,
+        flagged: None,
+    }
 }
