@@ -13,7 +13,10 @@
 //! for 16 characters at a time a byte permute over blocks `k` and `k+1`
 //! gathers each one's four bytes into a 32-bit lane, its lead's count of
 //! leading ones selects the payload mask and final shift, and two
-//! multiply-adds join the 6-bit groups.
+//! multiply-adds join the 6-bit groups. A block without 3- or 4-byte leads
+//! (most alphabetic scripts) takes a cheaper path: the leads and the bytes
+//! right after them are compressed into two vectors, and each group of 16
+//! pairs them up with one permute and joins them with a shift and a select.
 
 use core::arch::x86_64::*;
 use core::mem::transmute;
@@ -89,6 +92,33 @@ const BYTE_IN_LANE: __m512i = {
     }
     bytes(idx)
 };
+
+/// Byte `j` of the 64 bytes starting one after a block's start (VPERMT2B
+/// over the block and the next one).
+const NEXT_BYTES: __m512i = {
+    let mut idx = [0u8; 64];
+    let mut j = 0;
+    while j < 64 {
+        idx[j] = (j + 1) as u8;
+        j += 1;
+    }
+    bytes(idx)
+};
+
+/// For group `g` of a block's leads (compressed) and the bytes after them:
+/// lane `j` takes lead `16g+j` and its next byte (bytes 2-3 are zeroed).
+const fn pair(g: usize) -> __m512i {
+    let mut idx = [0u8; 64];
+    let mut j = 0;
+    while j < 16 {
+        idx[4 * j] = (16 * g + j) as u8;
+        idx[4 * j + 1] = (64 + 16 * g + j) as u8;
+        j += 1;
+    }
+    bytes(idx)
+}
+const PAIR: [__m512i; 4] = [pair(0), pair(1), pair(2), pair(3)];
+const PAIR_BYTES: u64 = 0x3333_3333_3333_3333;
 
 /// By the lead's count of leading ones (0, 2, 3, 4): which payload bits of
 /// the four gathered bytes belong to the character, and how far right the
@@ -283,6 +313,21 @@ fn assemble(x: __m512i) -> __m512i {
     _mm512_srlv_epi32(joined, _mm512_permutexvar_epi32(ones, FINAL_SHIFT))
 }
 
+/// 16 code points below U+0800 from 16 lanes holding a lead byte and the byte
+/// after it (bytes 2-3 zero).
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn assemble_short(x: __m512i) -> __m512i {
+    // Lead bits 0-4 land in bits 6-10; the continuation's low 6 bits stay.
+    let two = _mm512_ternarylogic_epi32::<0xE4>(
+        _mm512_slli_epi32::<6>(x),
+        _mm512_srli_epi32::<8>(x),
+        _mm512_set1_epi32(0x7C0),
+    );
+    let ascii = _mm512_testn_epi32_mask(x, _mm512_set1_epi32(0x80));
+    _mm512_mask_and_epi32(two, ascii, x, _mm512_set1_epi32(0x7F))
+}
+
 /// Stores the `lanes` of `v` at `out`: a plain store when all 16 are wanted.
 ///
 /// # Safety
@@ -320,6 +365,20 @@ unsafe fn emit(block: __m512i, next: __m512i, leads: u64, all_ascii: bool, out: 
             let lanes = (leads >> (16 * k)) as u16;
             // SAFETY: the lanes written are leads 16k.. within the n that fit.
             unsafe { store_lanes(out.add(16 * k), lanes, _mm512_cvtepu8_epi32(part)) };
+        }
+        return n;
+    }
+    if _mm512_cmpge_epu8_mask(block, _mm512_set1_epi8(0xE0u8 as i8)) == 0 {
+        // One- and two-byte characters only: compress the leads and the
+        // bytes after them, then pair them up 16 at a time.
+        let firsts = _mm512_maskz_compress_epi8(leads, block);
+        let seconds =
+            _mm512_maskz_compress_epi8(leads, _mm512_permutex2var_epi8(block, NEXT_BYTES, next));
+        for (g, pair) in PAIR.iter().enumerate().take(n.div_ceil(16)) {
+            let lanes = _mm512_maskz_permutex2var_epi8(PAIR_BYTES, firsts, *pair, seconds);
+            let scalars = assemble_short(lanes);
+            // SAFETY: lanes beyond the n characters are masked off.
+            unsafe { store_lanes(out.add(16 * g), low_bits(n - 16 * g) as u16, scalars) };
         }
         return n;
     }
