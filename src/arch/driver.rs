@@ -8,22 +8,28 @@
 //! separately gives exactly the whole-input output), applying the policy,
 //! and the kernel resumes after it. The window is at most a handful of bytes.
 
-use super::{FastStop, Kernels};
+use super::{DecodeKernel, FastStop, Kernels};
 use crate::scalar::boundary::next_boundary;
+use crate::scalar::prefix;
 use crate::scalar::sink::{CountSink, SliceSink};
 use crate::scalar::{
     decode as scalar_decode, encode as scalar_encode, validate as scalar_validate,
 };
 use crate::{EncodePolicy, Policy, Progress, Status};
 
-/// Below this many units a kernel's set-up costs more than it saves.
+/// Below this many code points a kernel's set-up and latency cost more than
+/// it saves.
 const SHORT: usize = 16;
 
-/// Whether the scalar core beats a kernel on `src`: short and all ASCII. A
-/// short non-ASCII string still goes to the kernel (one masked block), which
-/// is several times faster there than the scalar decoder.
-fn scalar_is_faster(src: &[u8]) -> bool {
-    src.len() < SHORT && src.is_ascii()
+/// Whether the scalar loop in [`prefix`] beats a kernel on `src` (measured
+/// with `cargo bench --bench short`): below 8 bytes a kernel's fixed latency
+/// dominates; non-ASCII strings up to 11 bytes still decode faster one
+/// character at a time, while the kernel's ASCII path wins from 4 bytes.
+fn tiny_for_validation(src: &[u8]) -> bool {
+    src.len() < 8
+}
+fn tiny_for_decoding(src: &[u8]) -> bool {
+    src.len() < 4 || (src.len() < 12 && !src.is_ascii())
 }
 
 /// Whether `src` is short enough that checking it is all ASCII (a few word
@@ -56,6 +62,13 @@ pub(crate) fn validate(k: &Kernels, src: &[u8], more_input: bool) -> Progress {
     let Some(fast) = k.validate else {
         return scalar_validate::validate(src, more_input);
     };
+    if tiny_for_validation(src) {
+        let (read, _) = prefix::count_prefix(src);
+        if read == src.len() {
+            return done(read, 0);
+        }
+        return after_prefix(scalar_validate::validate(&src[read..], more_input), read, 0);
+    }
     let stop = fast(src);
     if stop.flagged.is_none() && stop.read == src.len() {
         return Progress {
@@ -90,9 +103,19 @@ fn run<In, O: Output<In>>(
     out: &mut O,
     window_end: impl Fn(usize) -> usize,
 ) -> Progress {
+    let first = out.fast(src);
+    resume(src, out, window_end, first)
+}
+
+/// [`run`] after its first kernel call, which stopped at `stop`.
+fn resume<In, O: Output<In>>(
+    src: &[In],
+    out: &mut O,
+    window_end: impl Fn(usize) -> usize,
+    mut stop: FastStop,
+) -> Progress {
     let mut read = 0;
     loop {
-        let stop = out.fast(&src[read..]);
         let flagged = stop.flagged.map(|e| read + e);
         read += stop.read;
         let end = match flagged {
@@ -120,6 +143,7 @@ fn run<In, O: Output<In>>(
                 written: out.written(),
             };
         }
+        stop = out.fast(&src[read..]);
     }
 }
 
@@ -182,6 +206,7 @@ fn utf8_window(src: &[u8]) -> impl Fn(usize) -> usize + '_ {
     move |e| next_boundary(src, (e + 1).min(src.len()))
 }
 
+#[inline]
 pub(crate) fn decode(
     k: &Kernels,
     src: &[u8],
@@ -189,17 +214,66 @@ pub(crate) fn decode(
     policy: Policy,
     more_input: bool,
 ) -> Progress {
-    let Some(fast) = k.decode.filter(|_| !scalar_is_faster(src)) else {
-        return scalar_decode::decode(src, &mut SliceSink::new(dst), policy, more_input);
-    };
+    match k.decode {
+        Some(fast) if !tiny_for_decoding(src) => {
+            let stop = fast(src, dst);
+            if stop.flagged.is_none() && stop.read == src.len() {
+                return done(stop.read, stop.written);
+            }
+            decode_rest(fast, src, dst, policy, more_input, stop)
+        }
+        Some(_) => decode_short(src, dst, policy, more_input),
+        None => scalar_decode::decode(src, &mut SliceSink::new(dst), policy, more_input),
+    }
+}
+
+#[inline(never)]
+fn decode_short(src: &[u8], dst: &mut [u32], policy: Policy, more_input: bool) -> Progress {
+    let (read, written) = prefix::decode_prefix(src, dst);
+    if read == src.len() {
+        return done(read, written);
+    }
+    let mut sink = SliceSink::new(&mut dst[written..]);
+    let p = scalar_decode::decode(&src[read..], &mut sink, policy, more_input);
+    after_prefix(p, read, written)
+}
+
+/// The rest of a decode after the kernel's first `stop` short of the end.
+#[inline(never)]
+fn decode_rest(
+    fast: DecodeKernel,
+    src: &[u8],
+    dst: &mut [u32],
+    policy: Policy,
+    more_input: bool,
+    stop: FastStop,
+) -> Progress {
     let mut out = Decode {
         fast,
         dst,
-        written: 0,
+        written: stop.written,
         policy,
         more_input,
     };
-    run(src, &mut out, utf8_window(src))
+    resume(src, &mut out, utf8_window(src), stop)
+}
+
+fn done(read: usize, written: usize) -> Progress {
+    Progress {
+        status: Status::Done,
+        read,
+        written,
+    }
+}
+
+/// `p`, from the reference decoder run after a well-formed prefix of `read`
+/// bytes and `written` units, as a result for the whole input.
+fn after_prefix(p: Progress, read: usize, written: usize) -> Progress {
+    Progress {
+        status: rebase(p.status, read),
+        read: read + p.read,
+        written: written + p.written,
+    }
 }
 
 pub(crate) fn count(k: &Kernels, src: &[u8], policy: Policy, more_input: bool) -> Progress {
@@ -213,13 +287,25 @@ pub(crate) fn count(k: &Kernels, src: &[u8], policy: Policy, more_input: bool) -
     let Some(fast) = k.count else {
         return scalar_decode::decode(src, &mut CountSink::default(), policy, more_input);
     };
+    if tiny_for_validation(src) {
+        let (read, written) = prefix::count_prefix(src);
+        if read == src.len() {
+            return done(read, written);
+        }
+        let p = scalar_decode::decode(&src[read..], &mut CountSink::default(), policy, more_input);
+        return after_prefix(p, read, written);
+    }
+    let stop = fast(src);
+    if stop.flagged.is_none() && stop.read == src.len() {
+        return done(stop.read, stop.written);
+    }
     let mut out = Count {
         fast,
-        written: 0,
+        written: stop.written,
         policy,
         more_input,
     };
-    run(src, &mut out, utf8_window(src))
+    resume(src, &mut out, utf8_window(src), stop)
 }
 
 struct Encode<'a> {

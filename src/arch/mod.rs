@@ -34,7 +34,7 @@ pub(crate) struct FastStop {
     pub flagged: Option<usize>,
 }
 
-type DecodeKernel = fn(&[u8], &mut [u32]) -> FastStop;
+pub(crate) type DecodeKernel = fn(&[u8], &mut [u32]) -> FastStop;
 type EncodeKernel = fn(&[u32], &mut [u8]) -> FastStop;
 
 /// A set of fast kernels. `None` entries fall back to the scalar core.

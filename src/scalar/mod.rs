@@ -5,6 +5,7 @@ pub mod boundary;
 pub mod decode;
 pub mod encode;
 pub mod legacy;
+pub(crate) mod prefix;
 pub mod segment;
 pub mod sink;
 pub mod validate;
