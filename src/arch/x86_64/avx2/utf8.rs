@@ -361,6 +361,23 @@ pub(super) unsafe fn decode(src: &[u8], out: *mut u32, cap: usize) -> FastStop {
         flagged_bytes(check_block(block, _mm256_setzero_si256()))
     };
     loop {
+        if block_flags == 0 && non_ascii(block) == 0 {
+            // An ASCII run: widen it 32 bytes a step while the next full
+            // block is ASCII too (the general step below handles the last
+            // ASCII block, whose successor may need an error window that
+            // starts in it) and 32 fit.
+            while len - i >= 64 && cap - written >= 32 {
+                let following = load_block(src, i + 32);
+                if non_ascii(following) != 0 {
+                    break;
+                }
+                // SAFETY: room for 32 was checked just above.
+                unsafe { emit_ascii(block, 32, out.add(written)) };
+                written += 32;
+                i += 32;
+                block = following;
+            }
+        }
         let next = if len - i > 32 {
             load_block(src, i + 32)
         } else {
