@@ -1,6 +1,6 @@
 //! UTF-8 to UCS-4, 12 bytes a step.
 //!
-//! The decoder validates a chunk (up to 128 bytes) ahead of its output, then
+//! The decoder validates a chunk (up to 256 bytes) ahead of its output, then
 //! converts the valid part. Each step looks at the 16 bytes at the current
 //! character boundary; bit `j` of a 12-bit mask says that a character ends at
 //! byte `j` (byte `j+1` is not a continuation). That mask selects a plan
@@ -25,11 +25,14 @@
 
 use core::arch::x86_64::*;
 
-use super::utf8::{check_block, ends_incomplete, flagged_bytes, lead_bytes, load_block, non_ascii};
+use super::utf8::{
+    check_block, ends_incomplete, flagged_bytes, four_leads, four_valid, load_block, load_four,
+    non_ascii,
+};
 use crate::arch::{restart_point, FastStop};
 
 /// Bytes validated per round.
-const CHUNK: usize = 128;
+const CHUNK: usize = 256;
 /// A step runs while this many validated bytes remain: its 12 plus 8.
 const STEP_NEED: usize = 20;
 
@@ -164,13 +167,8 @@ fn leads64(src: &[u8], at: usize) -> u64 {
         tail[..src.len() - at].copy_from_slice(&src[at..]);
         &tail[..]
     };
-    let mut leads = 0u64;
-    for k in 0..4 {
-        // SAFETY: `bytes` has 64 bytes; this reads 16k..16k+16.
-        let block = unsafe { _mm_loadu_si128(bytes.as_ptr().add(16 * k).cast()) };
-        leads |= (lead_bytes(block) as u64) << (16 * k);
-    }
-    leads
+    // SAFETY: `bytes` holds 64 bytes.
+    four_leads(unsafe { load_four(bytes, 0) })
 }
 
 /// Decodes whole steps of the valid stretch `src[pos..end)` to `out +
@@ -181,6 +179,7 @@ fn leads64(src: &[u8], at: usize) -> u64 {
 /// `src[pos..end)` is valid UTF-8 starting at a character boundary, and `out`
 /// has room for `end - pos` code points from `written`.
 #[target_feature(enable = "ssse3,sse4.1,sse4.2,popcnt")]
+#[inline]
 unsafe fn steps(
     src: &[u8],
     mut pos: usize,
@@ -308,6 +307,15 @@ pub(super) unsafe fn decode(src: &[u8], out: *mut u32, cap: usize) -> FastStop {
         // Validate the next chunk.
         let chunk_end = (checked + CHUNK).min(len);
         let mut error = None;
+        while checked + 64 <= chunk_end {
+            // SAFETY: bytes checked..checked+64 are in bounds.
+            let four = unsafe { load_four(src, checked) };
+            if !four_valid(four, prev) {
+                break; // Found one block at a time below.
+            }
+            prev = four[3];
+            checked += 64;
+        }
         while checked < chunk_end {
             let block = load_block(src, checked);
             let bad = if non_ascii(block) == 0 {

@@ -108,9 +108,33 @@ pub(super) fn load_block(src: &[u8], i: usize) -> __m128i {
 /// Bytes `i..i+64` of `src` are in bounds.
 #[target_feature(enable = "ssse3,sse4.1")]
 #[inline]
-unsafe fn load_four(src: &[u8], i: usize) -> [__m128i; 4] {
+pub(super) unsafe fn load_four(src: &[u8], i: usize) -> [__m128i; 4] {
     // SAFETY: the caller guarantees bytes i..i+64 are in bounds.
     unsafe { [0, 16, 32, 48].map(|o| _mm_loadu_si128(src.as_ptr().add(i + o).cast())) }
+}
+
+/// The lead masks of four blocks, as one 64-bit mask.
+#[target_feature(enable = "ssse3,sse4.1")]
+#[inline]
+pub(super) fn four_leads(blocks: [__m128i; 4]) -> u64 {
+    let [a, b, c, d] = blocks.map(|b| lead_bytes(b) as u64);
+    a | b << 16 | c << 32 | d << 48
+}
+
+/// Whether the four blocks `blocks` are valid after `prev` (one test for all
+/// four; all-ASCII blocks only need `prev` to end complete).
+#[target_feature(enable = "ssse3,sse4.1")]
+#[inline]
+pub(super) fn four_valid(blocks: [__m128i; 4], prev: __m128i) -> bool {
+    let [a, b, c, d] = blocks;
+    if non_ascii(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))) == 0 {
+        return !ends_incomplete(prev);
+    }
+    let err = _mm_or_si128(
+        _mm_or_si128(check_block(a, prev), check_block(b, a)),
+        _mm_or_si128(check_block(c, b), check_block(d, c)),
+    );
+    _mm_testz_si128(err, err) == 1
 }
 
 /// The longest valid prefix, at block granularity, and with `COUNT` the
@@ -145,33 +169,15 @@ pub(super) unsafe fn validate<const COUNT: bool>(src: &[u8]) -> FastStop {
     while i < len {
         if i + 64 <= len {
             // SAFETY: bytes i..i+64 are in bounds.
-            let [a, b, c, d] = unsafe { load_four(src, i) };
-            if non_ascii(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))) == 0 {
-                if !ends_incomplete(prev) {
-                    counted += 64;
-                    prev_leads = 0xFFFF;
-                    prev = d;
-                    i += 64;
-                    continue;
+            let four = unsafe { load_four(src, i) };
+            if four_valid(four, prev) {
+                if COUNT {
+                    counted += four_leads(four).count_ones() as usize;
                 }
-            } else {
-                let err = _mm_or_si128(
-                    _mm_or_si128(check_block(a, prev), check_block(b, a)),
-                    _mm_or_si128(check_block(c, b), check_block(d, c)),
-                );
-                if _mm_testz_si128(err, err) == 1 {
-                    if COUNT {
-                        let leads = lead_bytes(a) as u64
-                            | (lead_bytes(b) as u64) << 16
-                            | (lead_bytes(c) as u64) << 32
-                            | (lead_bytes(d) as u64) << 48;
-                        counted += leads.count_ones() as usize;
-                    }
-                    prev_leads = lead_bytes(d);
-                    prev = d;
-                    i += 64;
-                    continue;
-                }
+                prev_leads = lead_bytes(four[3]);
+                prev = four[3];
+                i += 64;
+                continue;
             }
             // An error in these four blocks: find it one block at a time.
         }
@@ -218,12 +224,8 @@ pub(super) unsafe fn count_leads(src: &[u8]) -> usize {
     let (mut i, mut n) = (0, 0);
     while i + 64 <= len {
         // SAFETY: bytes i..i+64 are in bounds.
-        let [a, b, c, d] = unsafe { load_four(src, i) };
-        let leads = lead_bytes(a) as u64
-            | (lead_bytes(b) as u64) << 16
-            | (lead_bytes(c) as u64) << 32
-            | (lead_bytes(d) as u64) << 48;
-        n += leads.count_ones() as usize;
+        let four = unsafe { load_four(src, i) };
+        n += four_leads(four).count_ones() as usize;
         i += 64;
     }
     n + crate::scalar::validate::count_leads(&src[i..])
