@@ -94,24 +94,13 @@ static SHUFFLES: Shuffles = {
     Shuffles(table)
 };
 
-/// Characters written by each plan.
-static OUTPUTS: [u8; PLANS] = {
-    let mut table = [0u8; PLANS];
-    let mut id = 0;
-    while id < PLANS {
-        table[id] = plan_chars(id).0 as u8;
-        id += 1;
-    }
-    table
-};
-
-/// For each 12-bit end-of-character mask: the plan id (bits 0..10) and the
-/// bytes it consumes, less one (bits 12..16). Masks that valid input cannot
-/// produce (a character longer than 4 bytes) get a harmless 3-byte plan:
-/// every plan writes at most as many characters as it consumes bytes, which
-/// the capacity reasoning in `steps` relies on.
-static STEPS: [u16; 4096] = {
-    let mut table = [0u16; 4096];
+/// For each 12-bit end-of-character mask: the bytes its plan consumes (bits
+/// 0..8), the plan id (bits 8..24) and the characters it writes (bits
+/// 24..32). Masks that valid input cannot produce (a character longer than 4
+/// bytes) get a harmless plan: every plan writes at most as many characters
+/// as it consumes bytes, which the capacity reasoning in `steps` relies on.
+static STEPS: [u32; 4096] = {
+    let mut table = [0u32; 4096];
     let mut mask = 0;
     while mask < 4096 {
         let mut lens = [0usize; 12];
@@ -132,7 +121,7 @@ static STEPS: [u16; 4096] = {
         while long < n && long < 4 && lens[long] <= 4 {
             long += 1;
         }
-        let (id, k, bits) = if short >= 6 {
+        let (id, mut k, bits) = if short >= 6 {
             let base = [SHORT_6, SHORT_7, SHORT_8][short - 6];
             (base, short, 1)
         } else if long >= 3 {
@@ -147,9 +136,10 @@ static STEPS: [u16; 4096] = {
             j += 1;
         }
         if k == 0 {
-            consumed = 3;
+            // Three one-byte characters, as `LONG_3 + 0`.
+            (consumed, k) = (3, 3);
         }
-        table[mask] = ((id + code) | (consumed - 1) << 12) as u16;
+        table[mask] = (consumed | (id + code) << 8 | k << 24) as u32;
         mask += 1;
     }
     table
@@ -190,18 +180,21 @@ unsafe fn steps(
     if pos + STEP_NEED > end {
         return (pos, written);
     }
-    let mut base = pos;
-    let mut leads = leads64(src, base);
+    // Bit j of `ends`: a character ends at byte pos+j (byte pos+j+1 is not a
+    // continuation); valid for j < 63 - at, where `at` counts the bytes
+    // consumed since `ends` was loaded. Shifting it by each step's byte count
+    // keeps the table index two instructions after the table load.
+    let mut ends = leads64(src, pos) >> 1;
+    let mut at = 0;
     // Capacity: with w0, p0 the entry values, every plan writes at most one
     // character per byte consumed, so written - w0 <= pos - p0 <= end - 20
     // - p0, and the furthest store (16 lanes for ASCII, 8 otherwise) ends at
     // most at w0 + end - p0 - 4, within the room the caller guarantees.
     while pos + STEP_NEED <= end {
-        if pos - base > 48 {
-            base = pos;
-            leads = leads64(src, base);
+        if at > 47 {
+            ends = leads64(src, pos) >> 1;
+            at = 0;
         }
-        let at = pos - base;
         // SAFETY: pos + 16 <= end <= src.len().
         let input = unsafe { _mm_loadu_si128(src.as_ptr().add(pos).cast()) };
         let dst = out.wrapping_add(written);
@@ -223,12 +216,14 @@ unsafe fn steps(
                 );
             }
             pos += 16;
+            at += 16;
+            ends >>= 16;
             written += 16;
             continue;
         }
-        // Bits at+1..at+13 of `leads` (at <= 48) say where characters end.
-        let plan = STEPS[((leads >> (at + 1)) & 0xFFF) as usize] as usize;
-        let id = plan & 0x3FF;
+        // Bits 0..12 of `ends` are valid (at <= 47).
+        let plan = STEPS[(ends & 0xFFF) as usize] as usize;
+        let id = (plan >> 8) & 0xFFFF;
         // SAFETY: id < PLANS (the table holds only valid ids); 16 aligned bytes.
         let shuffle = unsafe { _mm_load_si128(SHUFFLES.0[id].as_ptr().cast()) };
         let x = _mm_shuffle_epi8(input, shuffle);
@@ -253,8 +248,11 @@ unsafe fn steps(
                 );
             }
         }
-        written += OUTPUTS[id] as usize;
-        pos += (plan >> 12) + 1;
+        let consumed = plan & 0xFF;
+        ends >>= consumed;
+        at += consumed;
+        pos += consumed;
+        written += plan >> 24;
     }
     (pos, written)
 }
