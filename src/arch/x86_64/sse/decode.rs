@@ -44,6 +44,8 @@ const SHORT_6: usize = 320;
 const SHORT_7: usize = 384;
 const SHORT_8: usize = 512;
 const PLANS: usize = 768;
+/// The long plan of four 3-byte characters.
+const FOUR_THREES: usize = LONG_4 + 0b10_10_10_10;
 
 /// The characters of plan `id`: how many, and their lengths.
 const fn plan_chars(id: usize) -> (usize, [usize; 8]) {
@@ -161,6 +163,42 @@ fn leads64(src: &[u8], at: usize) -> u64 {
     four_leads(unsafe { load_four(bytes, 0) })
 }
 
+/// Code points from 32-bit lanes holding a character's bytes, last byte
+/// lowest, zero-filled (a "long" plan).
+#[target_feature(enable = "ssse3,sse4.1")]
+#[inline]
+fn long_lanes(x: __m128i) -> __m128i {
+    let t = _mm_and_si128(x, _mm_set1_epi32(0x073F_3F7F));
+    let stray = _mm_srli_epi32::<1>(_mm_and_si128(x, _mm_set1_epi32(0x0040_0000)));
+    let pairs = _mm_maddubs_epi16(_mm_xor_si128(t, stray), _mm_set1_epi16(0x4001));
+    _mm_madd_epi16(pairs, _mm_set1_epi32(0x1000_0001))
+}
+
+/// Writes the 16 ASCII bytes of `input` as 16 code points at `dst`.
+///
+/// # Safety
+/// `dst` has room for 16 code points.
+#[target_feature(enable = "ssse3,sse4.1")]
+#[inline]
+unsafe fn widen_ascii(input: __m128i, dst: *mut u32) {
+    // SAFETY: the four stores cover exactly dst..dst+16.
+    unsafe {
+        _mm_storeu_si128(dst.cast(), _mm_cvtepu8_epi32(input));
+        _mm_storeu_si128(
+            dst.add(4).cast(),
+            _mm_cvtepu8_epi32(_mm_srli_si128::<4>(input)),
+        );
+        _mm_storeu_si128(
+            dst.add(8).cast(),
+            _mm_cvtepu8_epi32(_mm_srli_si128::<8>(input)),
+        );
+        _mm_storeu_si128(
+            dst.add(12).cast(),
+            _mm_cvtepu8_epi32(_mm_srli_si128::<12>(input)),
+        );
+    }
+}
+
 /// Decodes whole steps of the valid stretch `src[pos..end)` to `out +
 /// written`, while at least `STEP_NEED` bytes remain. Returns the new
 /// `(pos, written)`.
@@ -197,43 +235,48 @@ unsafe fn steps(
         }
         // SAFETY: pos + 16 <= end <= src.len().
         let input = unsafe { _mm_loadu_si128(src.as_ptr().add(pos).cast()) };
-        let dst = out.wrapping_add(written);
         if non_ascii(input) == 0 {
-            // SAFETY: 16 lanes from `written` are in room (see above).
-            unsafe {
-                _mm_storeu_si128(dst.cast(), _mm_cvtepu8_epi32(input));
-                _mm_storeu_si128(
-                    dst.add(4).cast(),
-                    _mm_cvtepu8_epi32(_mm_srli_si128::<4>(input)),
-                );
-                _mm_storeu_si128(
-                    dst.add(8).cast(),
-                    _mm_cvtepu8_epi32(_mm_srli_si128::<8>(input)),
-                );
-                _mm_storeu_si128(
-                    dst.add(12).cast(),
-                    _mm_cvtepu8_epi32(_mm_srli_si128::<12>(input)),
-                );
+            let mut input = input;
+            loop {
+                // SAFETY: 16 lanes from `written` are in room (see above).
+                unsafe { widen_ascii(input, out.add(written)) };
+                pos += 16;
+                written += 16;
+                if pos + STEP_NEED > end {
+                    break;
+                }
+                // SAFETY: pos + 16 <= end <= src.len().
+                input = unsafe { _mm_loadu_si128(src.as_ptr().add(pos).cast()) };
+                if non_ascii(input) != 0 {
+                    break;
+                }
             }
-            pos += 16;
-            at += 16;
-            ends >>= 16;
-            written += 16;
+            at = 64; // Reload `ends` at the next step.
             continue;
         }
+        let dst = out.wrapping_add(written);
         // Bits 0..12 of `ends` are valid (at <= 47).
+        if ends & 0xFFF == 0b1001_0010_0100 {
+            // Four 3-byte characters (most CJK text): a fixed plan, which
+            // keeps the table load off the chain from one step to the next.
+            // SAFETY: 16 aligned bytes.
+            let shuffle = unsafe { _mm_load_si128(SHUFFLES.0[FOUR_THREES].as_ptr().cast()) };
+            // SAFETY: 4 lanes from `written` are in room (see above).
+            unsafe { _mm_storeu_si128(dst.cast(), long_lanes(_mm_shuffle_epi8(input, shuffle))) };
+            ends >>= 12;
+            at += 12;
+            pos += 12;
+            written += 4;
+            continue;
+        }
         let plan = STEPS[(ends & 0xFFF) as usize] as usize;
         let id = (plan >> 8) & 0xFFFF;
         // SAFETY: id < PLANS (the table holds only valid ids); 16 aligned bytes.
         let shuffle = unsafe { _mm_load_si128(SHUFFLES.0[id].as_ptr().cast()) };
         let x = _mm_shuffle_epi8(input, shuffle);
         if id < SHORT_6 {
-            let t = _mm_and_si128(x, _mm_set1_epi32(0x073F_3F7F));
-            let stray = _mm_srli_epi32::<1>(_mm_and_si128(x, _mm_set1_epi32(0x0040_0000)));
-            let pairs = _mm_maddubs_epi16(_mm_xor_si128(t, stray), _mm_set1_epi16(0x4001));
-            let cps = _mm_madd_epi16(pairs, _mm_set1_epi32(0x1000_0001));
             // SAFETY: 4 lanes from `written` are in room (see above).
-            unsafe { _mm_storeu_si128(dst.cast(), cps) };
+            unsafe { _mm_storeu_si128(dst.cast(), long_lanes(x)) };
         } else {
             let cps = _mm_maddubs_epi16(
                 _mm_and_si128(x, _mm_set1_epi16(0x1F7F)),
