@@ -8,6 +8,7 @@
 //! [`decode`]). Encoding uses the scalar core.
 
 mod decode;
+mod ucs4;
 mod utf8;
 
 use crate::arch::{FastStop, Kernels, Tier};
@@ -17,8 +18,8 @@ static KERNELS: Kernels = Kernels {
     validate: Some(validate),
     decode: Some(decode),
     count: Some(count),
-    encode: None,
-    encoded_len: None,
+    encode: Some(encode),
+    encoded_len: Some(encoded_len),
     count_leads: Some(count_leads),
 };
 
@@ -55,4 +56,14 @@ fn count_leads(src: &[u8]) -> usize {
 fn decode(src: &[u8], dst: &mut [u32]) -> FastStop {
     // SAFETY: see above; `dst` provides `dst.len()` writable code points.
     unsafe { decode::decode(src, dst.as_mut_ptr(), dst.len()) }
+}
+
+fn encode(src: &[u32], dst: &mut [u8]) -> FastStop {
+    // SAFETY: see above; `dst` provides `dst.len()` writable bytes.
+    unsafe { ucs4::encode(src, dst.as_mut_ptr(), dst.len()) }
+}
+
+fn encoded_len(src: &[u32]) -> FastStop {
+    // SAFETY: see above.
+    unsafe { ucs4::encoded_len(src) }
 }
