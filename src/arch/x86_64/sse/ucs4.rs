@@ -5,7 +5,9 @@
 //! the lead marker placed by the lane's length (three signed comparisons:
 //! units are checked to be at most U+10FFFF first). An ASCII lane keeps its
 //! unit in byte 0. The four lengths index a table of `PSHUFB` patterns that
-//! pack each lane's used bytes together, and give the total.
+//! pack each lane's used bytes together, and give the total. Eight units
+//! below U+0800 go together through 16-bit lanes and a table indexed by
+//! which of them take two bytes.
 //!
 //! A round checks a chunk of units ahead for surrogates and values above
 //! U+10FFFF. A step's 16-byte stores reach up to 12 bytes past its own
@@ -129,6 +131,53 @@ fn encode4(u: __m128i) -> (__m128i, usize) {
     (_mm_shuffle_epi8(lanes, pack), PACK_LEN[idx] as usize)
 }
 
+/// For each 8-bit mask of 2-byte lanes among eight 16-bit lanes (lead in
+/// the low byte): the used bytes, packed to the front.
+#[repr(align(16))]
+struct ShortPacks([[u8; 16]; 256]);
+
+static SHORT_PACKS: ShortPacks = {
+    let mut table = [[0x80u8; 16]; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let (mut n, mut j) = (0, 0);
+        while j < 8 {
+            table[mask][n] = 2 * j as u8;
+            n += 1;
+            if mask >> j & 1 == 1 {
+                table[mask][n] = 2 * j as u8 + 1;
+                n += 1;
+            }
+            j += 1;
+        }
+        mask += 1;
+    }
+    ShortPacks(table)
+};
+
+/// The packed UTF-8 of eight scalars below U+0800 (in `a` and `b`) and its
+/// length in bytes.
+#[target_feature(enable = "ssse3,sse4.1,popcnt")]
+#[inline]
+fn encode8_short(a: __m128i, b: __m128i) -> (__m128i, usize) {
+    let u = _mm_packus_epi32(a, b);
+    let two = _mm_cmpgt_epi16(u, _mm_set1_epi16(0x7F));
+    // Lead 110xxxxx in the low byte, continuation 10xxxxxx in the high one.
+    let lead = _mm_or_si128(_mm_srli_epi16::<6>(u), _mm_set1_epi16(0xC0));
+    let cont = _mm_or_si128(
+        _mm_slli_epi16::<8>(_mm_and_si128(u, _mm_set1_epi16(0x3F))),
+        _mm_set1_epi16(0x8000u16 as i16),
+    );
+    let lanes = _mm_blendv_epi8(u, _mm_or_si128(lead, cont), two);
+    let mask = _mm_movemask_epi8(_mm_packs_epi16(two, _mm_setzero_si128())) as usize & 0xFF;
+    // SAFETY: mask < 256; 16 aligned bytes.
+    let pack = unsafe { _mm_load_si128(SHORT_PACKS.0[mask].as_ptr().cast()) };
+    (
+        _mm_shuffle_epi8(lanes, pack),
+        8 + mask.count_ones() as usize,
+    )
+}
+
 /// Units `[i, i+16)` are all ASCII.
 #[target_feature(enable = "ssse3,sse4.1")]
 #[inline]
@@ -195,6 +244,15 @@ unsafe fn steps(
             unsafe { _mm_storeu_si128(out.add(written).cast(), bytes) };
             pos += 16;
             written += 16;
+            continue;
+        }
+        let pair = _mm_or_si128(v[0], v[1]);
+        if _mm_testz_si128(pair, _mm_set1_epi32(!0x7FF)) == 1 {
+            let (bytes, n) = encode8_short(v[0], v[1]);
+            // SAFETY: see the comment above the loop.
+            unsafe { _mm_storeu_si128(out.add(written).cast(), bytes) };
+            written += n;
+            pos += 8;
             continue;
         }
         for u in [v[0], v[1]] {
