@@ -230,6 +230,80 @@ fn random_valid_and_damaged_inputs() {
     }
 }
 
+/// Runs of one- and two-byte characters ending in a few longer ones, at the
+/// end of the input or just before an error: a kernel that stores whole
+/// vectors must still leave every unit at or past `written` untouched.
+#[test]
+fn decode_leaves_the_tail_untouched() {
+    const CHARS: [&str; 8] = [
+        "a",
+        "b",
+        "\u{E9}",
+        "\u{436}",
+        "\u{7FF}",
+        "\u{20AC}",
+        "\u{4E2D}",
+        "\u{1F600}",
+    ];
+    let mut rng = Rng::new(6);
+    let reference = scalar();
+    for engine in fast_tiers() {
+        for case in 0..40_000 {
+            let mut src = vec![b'x'; rng.below(160)];
+            for _ in 0..rng.below(12) {
+                src.extend_from_slice(CHARS[rng.below(5)].as_bytes());
+            }
+            for _ in 0..rng.below(4) {
+                src.extend_from_slice(CHARS[rng.below(8)].as_bytes());
+            }
+            if rng.chance(1, 2) {
+                src.extend_from_slice(DAMAGE[rng.below(DAMAGE.len())]);
+                src.extend_from_slice(b"tail");
+            }
+            for cap in [src.len() + 16, src.len() / 2 + 3] {
+                let mut a = vec![0xAAAA_AAAAu32; cap];
+                let mut b = a.clone();
+                let pa = engine.decode_ucs4(&src, &mut a, Policy::Strict, false);
+                let pb = reference.decode_ucs4(&src, &mut b, Policy::Strict, false);
+                assert_eq!(pa, pb, "{engine:?} case {case} cap {cap}: {src:02X?}");
+                assert_eq!(a, b, "{engine:?} case {case} cap {cap}: {src:02X?}");
+            }
+        }
+    }
+}
+
+/// Units of every UTF-8 length ending at the end of the input or just
+/// before an invalid unit, into an output exactly as long as needed, longer
+/// or shorter: an encoder that stores whole vectors must still leave every
+/// byte at or past `written` untouched.
+#[test]
+fn encode_leaves_the_tail_untouched() {
+    const UNITS: [u32; 6] = [0x41, 0x7F, 0xE9, 0x7FF, 0x20AC, 0x1F600];
+    let mut rng = Rng::new(8);
+    let reference = scalar();
+    for engine in fast_tiers() {
+        for case in 0..40_000 {
+            let mut src = vec![0x78u32; rng.below(80)];
+            for _ in 0..rng.below(40) {
+                src.push(UNITS[rng.below(UNITS.len())]);
+            }
+            if rng.chance(1, 2) {
+                src.push([0xD800, 0xDFFF, 0x11_0000][rng.below(3)]);
+                src.extend_from_slice(&[0x41; 3]);
+            }
+            let exact = reference.encoded_len(&src, EncodePolicy::Strict).written;
+            for cap in [exact, exact + 16, exact / 2 + 1] {
+                let mut a = vec![0xAAu8; cap];
+                let mut b = a.clone();
+                let pa = engine.encode(&src, &mut a, EncodePolicy::Strict);
+                let pb = reference.encode(&src, &mut b, EncodePolicy::Strict);
+                assert_eq!(pa, pb, "{engine:?} case {case} cap {cap}: {src:X?}");
+                assert_eq!(a, b, "{engine:?} case {case} cap {cap}: {src:X?}");
+            }
+        }
+    }
+}
+
 #[test]
 fn every_two_byte_sequence_at_block_edges() {
     for engine in fast_tiers() {

@@ -64,6 +64,8 @@ static SCALAR: Kernels = Kernels {
 pub enum Tier {
     /// The portable, safe scalar core (the reference for every other tier).
     Scalar,
+    /// x86-64 SSE4.2 with SSSE3 (every x86-64 CPU since about 2009).
+    Sse42,
     /// x86-64 AVX2 (Haswell and later, Zen).
     Avx2,
     /// x86-64 AVX-512 with BW, VBMI, VBMI2 and CD (Ice Lake and later, Zen 4).
@@ -72,7 +74,7 @@ pub enum Tier {
 
 impl Tier {
     /// Every tier, slowest first.
-    pub const ALL: [Tier; 3] = [Tier::Scalar, Tier::Avx2, Tier::Avx512];
+    pub const ALL: [Tier; 4] = [Tier::Scalar, Tier::Sse42, Tier::Avx2, Tier::Avx512];
 
     /// Whether this CPU can run the tier.
     pub fn is_available(self) -> bool {
@@ -83,11 +85,13 @@ impl Tier {
         match self {
             Tier::Scalar => Some(&SCALAR),
             #[cfg(target_arch = "x86_64")]
+            Tier::Sse42 => x86_64::sse::kernels(),
+            #[cfg(target_arch = "x86_64")]
             Tier::Avx2 => x86_64::avx2::kernels(),
             #[cfg(target_arch = "x86_64")]
             Tier::Avx512 => x86_64::avx512::kernels(),
             #[cfg(not(target_arch = "x86_64"))]
-            Tier::Avx2 | Tier::Avx512 => None,
+            Tier::Sse42 | Tier::Avx2 | Tier::Avx512 => None,
         }
     }
 }

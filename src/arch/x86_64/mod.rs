@@ -2,4 +2,5 @@
 
 pub(crate) mod avx2;
 pub(crate) mod avx512;
+pub(crate) mod sse;
 mod tables;
