@@ -381,3 +381,82 @@ fn count_valid_matches_scalar_and_std() {
         }
     }
 }
+
+/// A valid scalar of UTF-8 length `class + 1`.
+fn scalar_of_length(rng: &mut Rng, class: usize) -> u32 {
+    match class {
+        0 => rng.below(0x80) as u32,
+        1 => 0x80 + rng.below(0x800 - 0x80) as u32,
+        2 => {
+            let v = 0x800 + rng.below(0x1_0000 - 0x800 - 0x800) as u32;
+            if v >= 0xD800 {
+                v + 0x800
+            } else {
+                v
+            }
+        }
+        _ => 0x1_0000 + rng.below(0x10_0000) as u32,
+    }
+}
+
+#[test]
+fn encoders_at_every_output_capacity() {
+    // Every capacity from 0 to past the full output, over inputs mixing all
+    // four lengths (in runs and shuffled, with and without long ASCII runs
+    // and invalid units): the encoder stops where the scalar core does and
+    // leaves every byte past `written` untouched (two sentinels).
+    let reference = scalar();
+    for engine in fast_tiers() {
+        // The same inputs for every tier.
+        let mut rng = Rng::new(6);
+        let mut checked = 0;
+        for case in 0..90 {
+            let len = 1 + rng.below(140);
+            let mut units: Vec<u32> = (0..len)
+                .map(|_| {
+                    let class = match case % 6 {
+                        // Uniformly mixed lengths.
+                        0 | 1 => rng.below(4),
+                        // Mostly ASCII, so that 32-unit ASCII steps happen.
+                        2 if rng.below(40) == 0 => 1 + rng.below(3),
+                        2 => 0,
+                        // One length throughout.
+                        3 => case / 6 % 4,
+                        // 1- and 2-byte only.
+                        4 => rng.below(2),
+                        // 3- and 4-byte only.
+                        _ => 2 + rng.below(2),
+                    };
+                    scalar_of_length(&mut rng, class)
+                })
+                .collect();
+            if case % 5 == 4 {
+                let at = rng.below(len);
+                units[at] = [0xD800, 0xDFFF, 0x11_0000, 0xFFFF_FFFF][rng.below(4)];
+            }
+            let full = reference.encoded_len(&units, EncodePolicy::Escape).written;
+            for policy in ENCODE_POLICIES {
+                assert_eq!(
+                    engine.encoded_len(&units, policy),
+                    reference.encoded_len(&units, policy),
+                    "encoded_len case {case} {policy:?}"
+                );
+                for cap in 0..=full + 8 {
+                    for sentinel in [0x00u8, 0xAA] {
+                        let mut a = vec![sentinel; cap];
+                        let mut b = vec![sentinel; cap];
+                        let pa = engine.encode(&units, &mut a, policy);
+                        let pb = reference.encode(&units, &mut b, policy);
+                        assert_eq!(pa, pb, "encode case {case} {policy:?} cap={cap}");
+                        assert_eq!(
+                            a, b,
+                            "encoded bytes (and untouched tail) case {case} {policy:?} cap={cap}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        eprintln!("{engine:?}: {checked} encoder capacity cases");
+    }
+}

@@ -4,8 +4,12 @@
 //! AVX-512 tier. Decoding has no byte compress or two-table permute here, so
 //! it finds each character's lead with a bit scan over the block's lead mask,
 //! copies its four bytes into a lane, and assembles 8 lanes at once.
-//! Encoding uses the scalar core.
+//! Encoding (`ucs4`) builds each code point's UTF-8 bytes in its 32-bit lane,
+//! gathers the used ones per 128-bit lane with a `pshufb` pattern looked up
+//! by the four lengths, and joins the two lanes with sliding-window shuffles
+//! so that every store lies inside the block's own output.
 
+mod ucs4;
 mod utf8;
 
 use crate::arch::{FastStop, Kernels, Tier};
@@ -15,8 +19,8 @@ static KERNELS: Kernels = Kernels {
     validate: Some(validate),
     decode: Some(decode),
     count: Some(count),
-    encode: None,
-    encoded_len: None,
+    encode: Some(encode),
+    encoded_len: Some(encoded_len),
     count_leads: Some(count_leads),
 };
 
@@ -52,4 +56,14 @@ fn count_leads(src: &[u8]) -> usize {
 fn decode(src: &[u8], dst: &mut [u32]) -> FastStop {
     // SAFETY: see above.
     unsafe { utf8::decode(src, dst.as_mut_ptr(), dst.len()) }
+}
+
+fn encode(src: &[u32], dst: &mut [u8]) -> FastStop {
+    // SAFETY: see above.
+    unsafe { ucs4::encode::<false>(src, dst.as_mut_ptr(), dst.len()) }
+}
+
+fn encoded_len(src: &[u32]) -> FastStop {
+    // SAFETY: see above; with MEASURE the output pointer is never used.
+    unsafe { ucs4::encode::<true>(src, core::ptr::null_mut(), usize::MAX) }
 }
