@@ -410,22 +410,25 @@ fn encoders_at_every_output_capacity() {
         // The same inputs for every tier.
         let mut rng = Rng::new(6);
         let mut checked = 0;
-        for case in 0..90 {
+        for case in 0..112 {
             let len = 1 + rng.below(140);
             let mut units: Vec<u32> = (0..len)
                 .map(|_| {
-                    let class = match case % 6 {
+                    let class = match case % 7 {
                         // Uniformly mixed lengths.
                         0 | 1 => rng.below(4),
+                        // 1 to 3 bytes (the 16-bit paths).
+                        6 => rng.below(3),
                         // Mostly ASCII, so that 32-unit ASCII steps happen.
                         2 if rng.below(40) == 0 => 1 + rng.below(3),
                         2 => 0,
                         // One length throughout.
-                        3 => case / 6 % 4,
+                        3 => case / 7 % 4,
                         // 1- and 2-byte only.
                         4 => rng.below(2),
                         // 3- and 4-byte only.
-                        _ => 2 + rng.below(2),
+                        5 => 2 + rng.below(2),
+                        _ => unreachable!(),
                     };
                     scalar_of_length(&mut rng, class)
                 })

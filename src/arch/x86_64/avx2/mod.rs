@@ -4,10 +4,12 @@
 //! AVX-512 tier. Decoding has no byte compress or two-table permute here, so
 //! it finds each character's lead with a bit scan over the block's lead mask,
 //! copies its four bytes into a lane, and assembles 8 lanes at once.
-//! Encoding (`ucs4`) builds each code point's UTF-8 bytes in its 32-bit lane,
-//! gathers the used ones per 128-bit lane with a `pshufb` pattern looked up
-//! by the four lengths, and joins the two lanes with sliding-window shuffles
-//! so that every store lies inside the block's own output.
+//! Encoding (`ucs4`) takes 16 code points a step by the cheapest path that
+//! fits them all (ASCII; 1-2 bytes as 16-bit pairs; up to 3 bytes from
+//! 16-bit words; any length 8 at a time in 32-bit lanes), builds each
+//! character's bytes in its lane, packs the used ones per 128-bit lane with
+//! a `pshufb` pattern looked up by the lengths, and stores them so that no
+//! byte lands past the output of the step (there is no byte-masked store).
 
 mod ucs4;
 mod utf8;
