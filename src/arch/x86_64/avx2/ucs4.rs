@@ -25,8 +25,14 @@
 //!   `0x80`, `0xC0`, `0xE0`, `0xF0` markers chosen by three compares) and
 //!   are packed with the same table.
 //!
-//! All the tables are built by `const fn`s. Measuring (`encoded_len`) takes
-//! the same paths but only sums the lengths (with `vpsadbw`).
+//! All the tables are built by `const fn`s.
+//!
+//! Measuring (`encoded_len`, [`measure`]) takes 32 units a step: nothing
+//! for ASCII; below 0x10000, a surrogate check and the 1-3 byte lengths
+//! from two compares on 16-bit words; otherwise a check of the largest unit
+//! and of surrogates, and three compares. Lengths are summed with
+//! `vpsadbw`. A step with an invalid unit, and the last 31 units or fewer,
+//! go to the encoder's loop in measuring mode, which flags the error.
 //!
 //! # Never writing past `written`
 //!
@@ -55,9 +61,9 @@
 use core::arch::x86_64::*;
 
 use self::block::{
-    add_extra_bytes, add_extra_bytes_words, any_surrogate, encode_any, encode_bmp, encode_pairs,
-    invalid_lanes, narrow_bytes, narrow_words, none_of, store, store_prefix, store_then_more,
-    sum_u64x4,
+    add_extra_bytes, add_extra_bytes_words, all_valid, all_valid4, any_surrogate, any_surrogate2,
+    encode_any, encode_bmp, encode_pairs, extra_bytes4, invalid_lanes, narrow_bytes, narrow_words,
+    none_of, store, store_prefix, store_two, sum_u64x4,
 };
 use crate::arch::FastStop;
 
@@ -200,29 +206,32 @@ pub(super) unsafe fn encode<const MEASURE: bool>(
                     if cap - written < first.total() + second.total() {
                         return stop((i, None), written, extra);
                     }
-                    if second.total() >= 16 {
-                        // SAFETY: both blocks fit (checked just above); the
-                        // zeros after the first lie in the second's 16 or
-                        // more bytes, and `store` writes all of those.
-                        unsafe {
-                            store_then_more(&first, out.add(written));
-                            store(&second, out.add(written + first.total()));
-                        }
-                    } else {
-                        // SAFETY: each block of 8 takes 8 bytes or more,
-                        // and both fit (checked above), one after the other.
-                        unsafe {
-                            store(&first, out.add(written));
-                            store(&second, out.add(written + first.total()));
-                        }
-                    }
+                    // SAFETY: both blocks fit (checked just above).
+                    unsafe { store_two(&first, &second, out.add(written)) };
                     written += first.total() + second.total();
                 }
                 i += 16;
                 continue;
             }
         }
-        // Anything else (4-byte characters, errors): 8 at a time.
+        // Anything else: both blocks at once if valid,
+        if all_valid(a, b) {
+            if MEASURE {
+                extra = add_extra_bytes(add_extra_bytes(extra, a), b);
+                written += 16;
+            } else {
+                let (first, second) = (encode_any(a), encode_any(b));
+                if cap - written < first.total() + second.total() {
+                    return stop((i, None), written, extra);
+                }
+                // SAFETY: both blocks fit (checked just above).
+                unsafe { store_two(&first, &second, out.add(written)) };
+                written += first.total() + second.total();
+            }
+            i += 16;
+            continue;
+        }
+        // or one at a time to stop at the first invalid one.
         for (units, at) in [(a, i), (b, i + 8)] {
             // SAFETY: forwarded from this function's contract.
             let step =
@@ -274,4 +283,52 @@ pub(super) unsafe fn encode<const MEASURE: bool>(
     // SAFETY: `total` bytes fit (checked just above).
     unsafe { store_prefix(&lanes, total, out.add(written)) };
     stop((len, None), written + total, extra)
+}
+
+/// The UTF-8 length of `src` up to its first block with an invalid unit
+/// (flagged), 32 units a step: checks and length sums are cheaper than the
+/// encoder's paths when nothing is stored. The rest (under 32 units, or
+/// from a step with an invalid unit) goes to `encode::<true>`.
+///
+/// # Safety
+/// The CPU must support the enabled features.
+#[target_feature(enable = "avx2,popcnt,bmi1")]
+pub(super) unsafe fn measure(src: &[u32]) -> FastStop {
+    let (ptr, len) = (src.as_ptr(), src.len());
+    let mut i = 0usize;
+    let mut extra = _mm256_setzero_si256();
+    while len - i >= 32 {
+        // SAFETY: units i..i+32 are in bounds.
+        let units = unsafe {
+            let p = ptr.add(i).cast::<__m256i>();
+            [0, 1, 2, 3].map(|k| _mm256_loadu_si256(p.add(k)))
+        };
+        let [a, b, c, d] = units;
+        let any = _mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d));
+        if none_of(any, 0xFFFF_FF80) {
+            // ASCII: one byte each.
+        } else if none_of(any, 0xFFFF_0000) {
+            // As 16-bit words (their order does not matter here).
+            let (w0, w1) = (_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d));
+            if any_surrogate2(w0, w1) {
+                break;
+            }
+            extra = add_extra_bytes_words(add_extra_bytes_words(extra, w0), w1);
+        } else if all_valid4(units) {
+            extra = _mm256_add_epi64(
+                extra,
+                _mm256_sad_epu8(extra_bytes4(units), _mm256_setzero_si256()),
+            );
+        } else {
+            break;
+        }
+        i += 32;
+    }
+    // SAFETY: forwarded; with MEASURE the output is never used.
+    let rest = unsafe { encode::<true>(&src[i..], core::ptr::null_mut(), usize::MAX) };
+    FastStop {
+        read: i + rest.read,
+        written: i + sum_u64x4(extra) + rest.written,
+        flagged: rest.flagged.map(|e| i + e),
+    }
 }

@@ -133,16 +133,31 @@ fn patterns(table: &[[u8; 16]; 256], lo_key: usize, hi_key: usize) -> __m256i {
     unsafe { _mm256_loadu2_m128i(table[hi_key].as_ptr().cast(), table[lo_key].as_ptr().cast()) }
 }
 
-/// The lanes holding a surrogate or a value above U+10FFFF (bit per lane).
+/// All ones in the lanes holding a surrogate or a value above U+10FFFF.
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) fn invalid_lanes(units: __m256i) -> u32 {
+fn invalid(units: __m256i) -> __m256i {
     let surrogate = _mm256_cmpeq_epi32(_mm256_and_si256(units, set1(0xFFFF_F800)), set1(0xD800));
     let above = _mm256_cmpgt_epi32(
         _mm256_xor_si256(units, set1(0x8000_0000)),
         set1(0x8010_FFFF),
     );
-    _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_or_si256(surrogate, above))) as u32
+    _mm256_or_si256(surrogate, above)
+}
+
+/// The lanes holding a surrogate or a value above U+10FFFF (bit per lane).
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn invalid_lanes(units: __m256i) -> u32 {
+    _mm256_movemask_ps(_mm256_castsi256_ps(invalid(units))) as u32
+}
+
+/// Whether every unit of `a` and `b` is a scalar value.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn all_valid(a: __m256i, b: __m256i) -> bool {
+    let bad = _mm256_or_si256(invalid(a), invalid(b));
+    _mm256_testz_si256(bad, bad) != 0
 }
 
 /// Whether no lane has a bit of `mask` set.
@@ -262,11 +277,26 @@ pub(super) fn word_classes(words: __m256i) -> (__m256i, __m256i) {
     )
 }
 
+/// All ones in the words that are surrogates.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn surrogate_words(words: __m256i) -> __m256i {
+    _mm256_cmpeq_epi16(_mm256_and_si256(words, set16(0xF800)), set16(0xD800))
+}
+
 /// Whether any word is a surrogate.
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(super) fn any_surrogate(words: __m256i) -> bool {
-    let s = _mm256_cmpeq_epi16(_mm256_and_si256(words, set16(0xF800)), set16(0xD800));
+    let s = surrogate_words(words);
+    _mm256_testz_si256(s, s) == 0
+}
+
+/// Whether any word of `a` or `b` is a surrogate.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn any_surrogate2(a: __m256i, b: __m256i) -> bool {
+    let s = _mm256_or_si256(surrogate_words(a), surrogate_words(b));
     _mm256_testz_si256(s, s) == 0
 }
 
@@ -362,21 +392,34 @@ pub(super) unsafe fn store(lanes: &Lanes, out: *mut u8) {
     }
 }
 
-/// Writes the block's bytes at `out`, then up to 12 zeros after them (16
-/// bytes from `lo` and from `hi`, unshuffled), for a following [`store`] of
-/// 16 bytes or more to overwrite.
+/// Writes two blocks' bytes, one after the other, and nothing else, at
+/// `out`.
 ///
 /// # Safety
-/// `out` has room for `lanes.total() + 16` bytes, and the caller overwrites
-/// the 16 bytes after `lanes.total()` before returning.
+/// Each block has 8 bytes or more, and `out` has room for both.
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) unsafe fn store_then_more(lanes: &Lanes, out: *mut u8) {
-    // SAFETY: [0, 16) and [tot_lo, tot_lo + 16) lie in the room (tot_lo <=
-    // total).
-    unsafe {
-        _mm_storeu_si128(out.cast(), lanes.lo);
-        _mm_storeu_si128(out.add(lanes.tot_lo).cast(), lanes.hi);
+pub(super) unsafe fn store_two(first: &Lanes, second: &Lanes, out: *mut u8) {
+    let end = first.total();
+    if second.total() >= 16 {
+        // The first block's lanes unshuffled: its bytes, then up to 12
+        // zeros (16 - tot_hi) after them, inside the second block's output,
+        // whose first 16 bytes `store` then writes.
+        // SAFETY: [0, 16) and [tot_lo, tot_lo + 16) lie in [0, end + 16),
+        // in the room as the second block has 16 bytes or more; `store`'s
+        // contract holds as below.
+        unsafe {
+            _mm_storeu_si128(out.cast(), first.lo);
+            _mm_storeu_si128(out.add(first.tot_lo).cast(), first.hi);
+            store(second, out.add(end));
+        }
+    } else {
+        // SAFETY: each block has 8 bytes or more, in the room one after the
+        // other.
+        unsafe {
+            store(first, out);
+            store(second, out.add(end));
+        }
     }
 }
 
@@ -412,6 +455,36 @@ pub(super) fn add_extra_bytes(acc: __m256i, units: __m256i) -> __m256i {
     );
     // Each dword is 0..=3 in its low byte: a byte sum gives the total.
     _mm256_add_epi64(acc, _mm256_sad_epu8(extra, _mm256_setzero_si256()))
+}
+
+/// The sum of the three length classes of 32 valid units, negated (0..=3
+/// per unit, in the low byte of each 32-bit lane).
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn extra_bytes4(units: [__m256i; 4]) -> __m256i {
+    let mut sum = _mm256_setzero_si256();
+    for u in units {
+        let (c1, c2, c3) = classes(u);
+        sum = _mm256_sub_epi32(sum, _mm256_add_epi32(_mm256_add_epi32(c1, c2), c3));
+    }
+    sum
+}
+
+/// Whether all 32 units are scalar values: none is a surrogate, and the
+/// largest (unsigned) is at most U+10FFFF.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn all_valid4(units: [__m256i; 4]) -> bool {
+    let surrogate = |u| _mm256_cmpeq_epi32(_mm256_and_si256(u, set1(0xFFFF_F800)), set1(0xD800));
+    let [a, b, c, d] = units;
+    let max = _mm256_max_epu32(_mm256_max_epu32(a, b), _mm256_max_epu32(c, d));
+    let bad = _mm256_or_si256(
+        _mm256_or_si256(surrogate(a), surrogate(b)),
+        _mm256_or_si256(surrogate(c), surrogate(d)),
+    );
+    let above = _mm256_cmpeq_epi32(_mm256_min_epu32(max, set1(0x10_FFFF)), max);
+    // `above` is all ones where the maximum is in range.
+    _mm256_testc_si256(above, _mm256_set1_epi32(-1)) != 0 && _mm256_testz_si256(bad, bad) != 0
 }
 
 /// [`add_extra_bytes`] for 16 scalar words (0..=2 each).
