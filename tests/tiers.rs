@@ -463,3 +463,40 @@ fn encoders_at_every_output_capacity() {
         eprintln!("{engine:?}: {checked} encoder capacity cases");
     }
 }
+
+#[test]
+fn encoders_leave_nothing_after_a_last_full_step() {
+    // Inputs of whole vector steps (16 or 32 units) that end there or at an
+    // invalid unit, mostly ASCII with some longer characters, so that every
+    // split of a step's output between its lanes and blocks comes up at the
+    // very end of the output, where any byte stored past it would show.
+    let reference = scalar();
+    for engine in fast_tiers() {
+        let mut rng = Rng::new(7);
+        for case in 0..20_000 {
+            let len = [16, 32, 48, 64][case % 4];
+            let mut units: Vec<u32> = (0..len)
+                .map(|_| {
+                    let class = match rng.below(10) {
+                        0..=5 => 0,
+                        n => n - 6,
+                    };
+                    scalar_of_length(&mut rng, class)
+                })
+                .collect();
+            if case % 3 == 1 {
+                units.push(0xD800 + rng.below(0x800) as u32);
+                units.push(u32::from('x'));
+            }
+            let full = reference.encoded_len(&units, EncodePolicy::Escape).written;
+            for sentinel in [0x00u8, 0xAA] {
+                let mut a = vec![sentinel; full + 16];
+                let mut b = vec![sentinel; full + 16];
+                let pa = engine.encode(&units, &mut a, EncodePolicy::Strict);
+                let pb = reference.encode(&units, &mut b, EncodePolicy::Strict);
+                assert_eq!(pa, pb, "case {case}");
+                assert_eq!(a, b, "encoded bytes (and untouched tail) case {case}");
+            }
+        }
+    }
+}

@@ -50,9 +50,10 @@
 //!   (`hi` and the end of `lo` joined by sliding-window shuffles) at
 //!   `written + total - 16`: inside the output, and covering the zeros after
 //!   `lo`'s bytes. With `8 <= total < 16`, the first and last 8 bytes.
-//! * In the up-to-three-byte path, when the second block of 8 has 16 bytes
-//!   or more, the first stores both lanes unshuffled (up to 12 zeros after
-//!   its bytes), which the second block's first store then covers.
+//! * When a step has two blocks of 8, the first usually stores its two
+//!   lanes unshuffled, leaving `16 - tot_hi` zeros after its bytes: only
+//!   when the second block's output (all of which it then stores) is at
+//!   least that long.
 //! * The last, partial block is loaded with `vpmaskmovd` (no read past the
 //!   input), encoded into a stack buffer and copied with its exact length.
 //!

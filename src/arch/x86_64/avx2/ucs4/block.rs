@@ -401,13 +401,13 @@ pub(super) unsafe fn store(lanes: &Lanes, out: *mut u8) {
 #[inline]
 pub(super) unsafe fn store_two(first: &Lanes, second: &Lanes, out: *mut u8) {
     let end = first.total();
-    if second.total() >= 16 {
-        // The first block's lanes unshuffled: its bytes, then up to 12
-        // zeros (16 - tot_hi) after them, inside the second block's output,
-        // whose first 16 bytes `store` then writes.
-        // SAFETY: [0, 16) and [tot_lo, tot_lo + 16) lie in [0, end + 16),
-        // in the room as the second block has 16 bytes or more; `store`'s
-        // contract holds as below.
+    if first.tot_hi + second.total() >= 16 {
+        // The first block's lanes unshuffled: its bytes, then 16 - tot_hi
+        // zeros after them, inside the second block's output, all of which
+        // `store` then writes.
+        // SAFETY: [0, 16) and [tot_lo, tot_lo + 16) lie in [0, end + 16 -
+        // tot_hi), inside both blocks' room; `store`'s contract holds as
+        // below.
         unsafe {
             _mm_storeu_si128(out.cast(), first.lo);
             _mm_storeu_si128(out.add(first.tot_lo).cast(), first.hi);
