@@ -62,9 +62,9 @@
 use core::arch::x86_64::*;
 
 use self::block::{
-    add_extra_bytes, add_extra_bytes_words, all_valid, all_valid4, any_surrogate, any_surrogate2,
-    encode_any, encode_bmp, encode_pairs, extra_bytes4, invalid_lanes, narrow_bytes, narrow_words,
-    none_of, store, store_prefix, store_two, sum_u64x4,
+    add_extra_bytes, add_extra_bytes_words, all_valid, all_valid4, any_surrogate, encode_any,
+    encode_bmp, encode_pairs, extra_bytes4, invalid_lanes, narrow_bytes, narrow_words, none_of,
+    store, store_prefix, store_two, sum_u64x4,
 };
 use crate::arch::FastStop;
 
@@ -198,7 +198,7 @@ pub(super) unsafe fn encode<const MEASURE: bool>(
         // Below 0x10000 and no surrogate: up to three bytes each.
         if none_of(any, 0xFFFF_0000) {
             let words = narrow_words(a, b);
-            if !any_surrogate(words) {
+            if !any_surrogate(words, words) {
                 if MEASURE {
                     extra = add_extra_bytes_words(extra, words);
                     written += 16;
@@ -311,7 +311,7 @@ pub(super) unsafe fn measure(src: &[u32]) -> FastStop {
         } else if none_of(any, 0xFFFF_0000) {
             // As 16-bit words (their order does not matter here).
             let (w0, w1) = (_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d));
-            if any_surrogate2(w0, w1) {
+            if any_surrogate(w0, w1) {
                 break;
             }
             extra = add_extra_bytes_words(add_extra_bytes_words(extra, w0), w1);

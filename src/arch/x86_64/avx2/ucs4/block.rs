@@ -284,18 +284,11 @@ fn surrogate_words(words: __m256i) -> __m256i {
     _mm256_cmpeq_epi16(_mm256_and_si256(words, set16(0xF800)), set16(0xD800))
 }
 
-/// Whether any word is a surrogate.
+/// Whether any word of `a` or `b` is a surrogate (pass one vector twice to
+/// test one).
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) fn any_surrogate(words: __m256i) -> bool {
-    let s = surrogate_words(words);
-    _mm256_testz_si256(s, s) == 0
-}
-
-/// Whether any word of `a` or `b` is a surrogate.
-#[target_feature(enable = "avx2")]
-#[inline]
-pub(super) fn any_surrogate2(a: __m256i, b: __m256i) -> bool {
+pub(super) fn any_surrogate(a: __m256i, b: __m256i) -> bool {
     let s = _mm256_or_si256(surrogate_words(a), surrogate_words(b));
     _mm256_testz_si256(s, s) == 0
 }
