@@ -517,3 +517,122 @@ fn count_valid_matches_scalar_and_std() {
         }
     }
 }
+
+/// A valid scalar of UTF-8 length `class + 1`.
+fn scalar_of_length(rng: &mut Rng, class: usize) -> u32 {
+    match class {
+        0 => rng.below(0x80) as u32,
+        1 => 0x80 + rng.below(0x800 - 0x80) as u32,
+        2 => {
+            let v = 0x800 + rng.below(0x1_0000 - 0x800 - 0x800) as u32;
+            if v >= 0xD800 {
+                v + 0x800
+            } else {
+                v
+            }
+        }
+        _ => 0x1_0000 + rng.below(0x10_0000) as u32,
+    }
+}
+
+#[test]
+fn encoders_at_every_output_capacity() {
+    // Every capacity from 0 to past the full output, over inputs mixing all
+    // four lengths (in runs and shuffled, with and without long ASCII runs
+    // and invalid units): the encoder stops where the scalar core does and
+    // leaves every byte past `written` untouched (two sentinels).
+    let reference = scalar();
+    for engine in fast_tiers() {
+        // The same inputs for every tier.
+        let mut rng = Rng::new(6);
+        let mut checked = 0;
+        for case in 0..112 {
+            let len = 1 + rng.below(140);
+            let mut units: Vec<u32> = (0..len)
+                .map(|_| {
+                    let class = match case % 7 {
+                        // Uniformly mixed lengths.
+                        0 | 1 => rng.below(4),
+                        // 1 to 3 bytes (the 16-bit paths).
+                        6 => rng.below(3),
+                        // Mostly ASCII, so that 32-unit ASCII steps happen.
+                        2 if rng.below(40) == 0 => 1 + rng.below(3),
+                        2 => 0,
+                        // One length throughout.
+                        3 => case / 7 % 4,
+                        // 1- and 2-byte only.
+                        4 => rng.below(2),
+                        // 3- and 4-byte only.
+                        5 => 2 + rng.below(2),
+                        _ => unreachable!(),
+                    };
+                    scalar_of_length(&mut rng, class)
+                })
+                .collect();
+            if case % 5 == 4 {
+                let at = rng.below(len);
+                units[at] = [0xD800, 0xDFFF, 0x11_0000, 0xFFFF_FFFF][rng.below(4)];
+            }
+            let full = reference.encoded_len(&units, EncodePolicy::Escape).written;
+            for policy in ENCODE_POLICIES {
+                assert_eq!(
+                    engine.encoded_len(&units, policy),
+                    reference.encoded_len(&units, policy),
+                    "encoded_len case {case} {policy:?}"
+                );
+                for cap in 0..=full + 8 {
+                    for sentinel in [0x00u8, 0xAA] {
+                        let mut a = vec![sentinel; cap];
+                        let mut b = vec![sentinel; cap];
+                        let pa = engine.encode(&units, &mut a, policy);
+                        let pb = reference.encode(&units, &mut b, policy);
+                        assert_eq!(pa, pb, "encode case {case} {policy:?} cap={cap}");
+                        assert_eq!(
+                            a, b,
+                            "encoded bytes (and untouched tail) case {case} {policy:?} cap={cap}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        eprintln!("{engine:?}: {checked} encoder capacity cases");
+    }
+}
+
+#[test]
+fn encoders_leave_nothing_after_a_last_full_step() {
+    // Inputs of whole vector steps (16 or 32 units) that end there or at an
+    // invalid unit, mostly ASCII with some longer characters, so that every
+    // split of a step's output between its lanes and blocks comes up at the
+    // very end of the output, where any byte stored past it would show.
+    let reference = scalar();
+    for engine in fast_tiers() {
+        let mut rng = Rng::new(7);
+        for case in 0..20_000 {
+            let len = [16, 32, 48, 64][case % 4];
+            let mut units: Vec<u32> = (0..len)
+                .map(|_| {
+                    let class = match rng.below(10) {
+                        0..=5 => 0,
+                        n => n - 6,
+                    };
+                    scalar_of_length(&mut rng, class)
+                })
+                .collect();
+            if case % 3 == 1 {
+                units.push(0xD800 + rng.below(0x800) as u32);
+                units.push(u32::from('x'));
+            }
+            let full = reference.encoded_len(&units, EncodePolicy::Escape).written;
+            for sentinel in [0x00u8, 0xAA] {
+                let mut a = vec![sentinel; full + 16];
+                let mut b = vec![sentinel; full + 16];
+                let pa = engine.encode(&units, &mut a, EncodePolicy::Strict);
+                let pb = reference.encode(&units, &mut b, EncodePolicy::Strict);
+                assert_eq!(pa, pb, "case {case}");
+                assert_eq!(a, b, "encoded bytes (and untouched tail) case {case}");
+            }
+        }
+    }
+}

@@ -4,8 +4,14 @@
 //! AVX-512 tier. Decoding has no byte compress or two-table permute here, so
 //! it finds each character's lead with a bit scan over the block's lead mask,
 //! copies its four bytes into a lane, and assembles 8 lanes at once.
-//! Encoding uses the scalar core.
+//! Encoding (`ucs4`) takes 16 code points a step by the cheapest path that
+//! fits them all (ASCII; 1-2 bytes as 16-bit pairs; up to 3 bytes from
+//! 16-bit words; any length 8 at a time in 32-bit lanes), builds each
+//! character's bytes in its lane, packs the used ones per 128-bit lane with
+//! a `pshufb` pattern looked up by the lengths, and stores them so that no
+//! byte lands past the output of the step (there is no byte-masked store).
 
+mod ucs4;
 mod utf8;
 
 use crate::arch::{FastStop, Kernels, Tier};
@@ -15,8 +21,8 @@ static KERNELS: Kernels = Kernels {
     validate: Some(validate),
     decode: Some(decode),
     count: Some(count),
-    encode: None,
-    encoded_len: None,
+    encode: Some(encode),
+    encoded_len: Some(encoded_len),
     count_leads: Some(count_leads),
 };
 
@@ -52,4 +58,14 @@ fn count_leads(src: &[u8]) -> usize {
 fn decode(src: &[u8], dst: &mut [u32]) -> FastStop {
     // SAFETY: see above.
     unsafe { utf8::decode(src, dst.as_mut_ptr(), dst.len()) }
+}
+
+fn encode(src: &[u32], dst: &mut [u8]) -> FastStop {
+    // SAFETY: see above.
+    unsafe { ucs4::encode::<false>(src, dst.as_mut_ptr(), dst.len()) }
+}
+
+fn encoded_len(src: &[u32]) -> FastStop {
+    // SAFETY: see above.
+    unsafe { ucs4::measure(src) }
 }
