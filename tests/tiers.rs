@@ -197,6 +197,53 @@ fn errors_at_every_position_around_block_edges() {
     }
 }
 
+/// Text of 3- and 4-byte characters with sparse ASCII (and a few 2-byte
+/// ones): what the AVX2 tier decodes in steps that run over block edges.
+fn wide_text(rng: &mut Rng, len: usize, four_in: usize) -> Vec<u8> {
+    let mut s = String::new();
+    while s.len() < len {
+        let r = rng.below(100);
+        let c = if r < 2 {
+            (b'0' + rng.below(10) as u8) as char
+        } else if r < 5 {
+            char::from_u32(0x400 + rng.range(0, 0x100)).unwrap()
+        } else if r < 5 + four_in {
+            char::from_u32(0x1F300 + rng.range(0, 0x300)).unwrap()
+        } else {
+            char::from_u32(0x4E00 + rng.range(0, 0x5000)).unwrap()
+        };
+        s.push(c);
+    }
+    s.into_bytes()
+}
+
+#[test]
+fn wide_text_whole_and_damaged_anywhere() {
+    let mut rng = Rng::new(9);
+    for engine in fast_tiers() {
+        let mut checked = 0;
+        for four_in in [0, 10, 50, 95] {
+            for len in [70, 150, 333] {
+                let base = wide_text(&mut rng, len, four_in);
+                compare_decoders(engine, &base, &format!("wide text, {four_in}% 4-byte"));
+                for pos in (0..base.len()).step_by(5) {
+                    let damage = DAMAGE[rng.below(DAMAGE.len())];
+                    let mut src = base[..pos].to_vec();
+                    src.extend_from_slice(damage);
+                    src.extend_from_slice(&base[pos..]);
+                    compare_decoders(
+                        engine,
+                        &src,
+                        &format!("wide text, damage {damage:02X?} at {pos}"),
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        eprintln!("{engine:?}: {checked} damaged wide-text inputs");
+    }
+}
+
 #[test]
 fn random_valid_and_damaged_inputs() {
     let mut rng = Rng::new(3);

@@ -1,9 +1,12 @@
 //! AVX2 tier (Haswell and later, Zen): 32 bytes a step.
 //!
 //! Validation and counting use the same nibble-lookup algorithm as the
-//! AVX-512 tier. Decoding has no byte compress or two-table permute here, so
-//! it finds each character's lead with a bit scan over the block's lead mask,
-//! copies its four bytes into a lane, and assembles 8 lanes at once.
+//! AVX-512 tier. Decoding has no byte compress or two-table permute here:
+//! text of 3- and 4-byte characters is decoded in 12-byte steps driven by a
+//! table indexed by where characters end (`steps`), blocks of 1- and 2-byte
+//! characters by packing every position's value with a PSHUFB per lead
+//! mask (`two`), and other blocks by assembling a candidate code point at
+//! every position and packing the leads' with a permute (`utf8::emit`).
 //! Encoding (`ucs4`) takes 16 code points a step by the cheapest path that
 //! fits them all (ASCII; 1-2 bytes as 16-bit pairs; up to 3 bytes from
 //! 16-bit words; any length 8 at a time in 32-bit lanes), builds each
@@ -11,6 +14,8 @@
 //! a `pshufb` pattern looked up by the lengths, and stores them so that no
 //! byte lands past the output of the step (there is no byte-masked store).
 
+mod steps;
+mod two;
 mod ucs4;
 mod utf8;
 

@@ -4,6 +4,8 @@ use core::arch::x86_64::*;
 use core::mem::transmute;
 
 use super::super::tables::{self, splat};
+use super::steps::emit_steps;
+use super::two::emit_two;
 use crate::arch::{restart_point, FastStop};
 
 const fn bytes(f: [u8; 32]) -> __m256i {
@@ -235,7 +237,7 @@ fn assemble(x: __m256i) -> __m256i {
 /// `out` has room for `n` code points.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn store_lanes(out: *mut u32, v: __m256i, n: usize) {
+pub(super) unsafe fn store_lanes(out: *mut u32, v: __m256i, n: usize) {
     if n >= 8 {
         // SAFETY: room for 8.
         unsafe { _mm256_storeu_si256(out.cast(), v) };
@@ -339,11 +341,61 @@ unsafe fn emit_ascii(block: __m256i, n: usize, out: *mut u32) {
 /// Decodes the longest valid prefix of `src` (one block ahead of its output,
 /// as in the AVX-512 tier).
 ///
+/// Each block's characters are written one of four ways:
+/// * ASCII blocks are widened;
+/// * blocks of 1- and 2-byte characters go through [`emit_two`] (every
+///   position's value at once, packed by lead mask);
+/// * on text of 3- and 4-byte characters with little ASCII (chosen once per
+///   call, [`prefers_steps`]), while the block and the next are well-formed
+///   and 64 bytes are readable, [`emit_steps`] walks the characters in
+///   12-byte steps that run on over the block edge: `carry` bytes at the
+///   start of the next block are then already written;
+/// * everything else (other text, and near an error or the end of the
+///   input or output) goes through `emit`, which writes exactly the
+///   characters led in the block from `carry` on.
+///
 /// # Safety
 /// The CPU must support the enabled features; `out` points to `cap` writable
 /// code points.
 #[target_feature(enable = "avx2,popcnt,bmi1")]
 pub(super) unsafe fn decode(src: &[u8], out: *mut u32, cap: usize) -> FastStop {
+    // SAFETY: the caller's promises.
+    unsafe {
+        if prefers_steps(src) {
+            decode_with::<true>(src, out, cap)
+        } else {
+            decode_with::<false>(src, out, cap)
+        }
+    }
+}
+
+/// Whether `src` looks like text of 3- and 4-byte characters with little
+/// ASCII between them (under one byte in 32), judged on its first 256
+/// bytes: there the steps beat the per-position paths, which are faster
+/// on everything else (and cheaper to switch between block by block).
+#[target_feature(enable = "avx2,popcnt")]
+#[inline]
+fn prefers_steps(src: &[u8]) -> bool {
+    let (mut ascii, mut wide, mut i) = (0, 0, 0);
+    while i + 32 <= src.len().min(256) {
+        // SAFETY: bytes i..i+32 are in bounds.
+        let block = unsafe { _mm256_loadu_si256(src.as_ptr().add(i).cast()) };
+        ascii += (!non_ascii(block)).count_ones() as usize;
+        wide |= _mm256_movemask_epi8(_mm256_cmpgt_epi8(block, _mm256_set1_epi8(-33))) as u32
+            & non_ascii(block);
+        i += 32;
+    }
+    wide != 0 && ascii * 32 <= i
+}
+
+/// [`decode`], with steps where `STEPS` and the block has 3- or 4-byte
+/// characters.
+///
+/// # Safety
+/// As for [`decode`].
+#[target_feature(enable = "avx2,popcnt,bmi1")]
+#[inline(never)]
+unsafe fn decode_with<const STEPS: bool>(src: &[u8], out: *mut u32, cap: usize) -> FastStop {
     let len = src.len();
     let mut written = 0usize;
     if len == 0 {
@@ -354,6 +406,7 @@ pub(super) unsafe fn decode(src: &[u8], out: *mut u32, cap: usize) -> FastStop {
         };
     }
     let mut i = 0usize;
+    let mut carry = 0usize;
     let mut block = load_block(src, 0);
     let mut block_flags = if non_ascii(block) == 0 {
         0
@@ -361,7 +414,7 @@ pub(super) unsafe fn decode(src: &[u8], out: *mut u32, cap: usize) -> FastStop {
         flagged_bytes(check_block(block, _mm256_setzero_si256()))
     };
     loop {
-        if block_flags == 0 && non_ascii(block) == 0 {
+        if non_ascii(block) == 0 && block_flags == 0 && carry == 0 {
             // An ASCII run: widen it 32 bytes a step while the next full
             // block is ASCII too (the general step below handles the last
             // ASCII block, whose successor may need an error window that
@@ -389,7 +442,35 @@ pub(super) unsafe fn decode(src: &[u8], out: *mut u32, cap: usize) -> FastStop {
         } else {
             (!block_ascii && ends_incomplete(block)) as u32
         };
-        let mut leads = lead_bytes(block) & low_bits(len - i);
+        // Bytes of 3- and 4-byte characters (signed: 0xE0 and above).
+        let wide = _mm256_movemask_epi8(_mm256_cmpgt_epi8(block, _mm256_set1_epi8(-33))) as u32
+            & non_ascii(block);
+        let narrow = wide == 0;
+        if block_flags | next_flags == 0
+            && len - i >= 64
+            && cap - written >= 64
+            && STEPS
+            && wide != 0
+        {
+            // Both blocks are well-formed, so every byte followed by a
+            // non-continuation byte within them ends a character; bit 63
+            // stays clear (its successor is unseen).
+            let starts = lead_bytes(block) as u64 | (lead_bytes(next) as u64) << 32;
+            // SAFETY: bytes i..i+64 are in bounds; `carry` (< 32: the block
+            // is well-formed, so leads are at most 4 bytes apart) is the
+            // lead of the first character not yet written; the characters
+            // marked are well-formed; room for 64 was checked.
+            let (n, stop) =
+                unsafe { emit_steps(src.as_ptr().add(i), starts >> 1, carry, out.add(written)) };
+            written += n;
+            carry = stop - 32;
+            i += 32;
+            block = next;
+            block_flags = next_flags;
+            continue;
+        }
+        // Characters led before `carry` were written with the block before.
+        let mut leads = lead_bytes(block) & low_bits(len - i) & !low_bits(carry);
         let mut error = None;
         if block_flags != 0 {
             error = Some(i + block_flags.trailing_zeros() as usize);
@@ -400,6 +481,8 @@ pub(super) unsafe fn decode(src: &[u8], out: *mut u32, cap: usize) -> FastStop {
             }
         }
         if let Some(e) = error {
+            // The restart point is never before `carry`: the characters
+            // written ahead were followed by a lead before the next block.
             leads &= low_bits(restart_point(src, e) - i);
         }
         let n = leads.count_ones() as usize;
@@ -415,9 +498,15 @@ pub(super) unsafe fn decode(src: &[u8], out: *mut u32, cap: usize) -> FastStop {
                 flagged: None,
             };
         }
-        if block_ascii {
+        if block_ascii && carry == 0 {
             // SAFETY: room for n was checked above.
             unsafe { emit_ascii(block, n, out.add(written)) };
+        } else if block_ascii {
+            // The rest of an ASCII block that the steps entered
+            // (carry < len - i: the characters written lay in the input).
+            let rest = load_block(src, i + carry);
+            // SAFETY: room for n was checked above.
+            unsafe { emit_ascii(rest, n, out.add(written)) };
         } else {
             let mut tail = [0u8; 48];
             let window = if len - i >= 48 {
@@ -428,7 +517,13 @@ pub(super) unsafe fn decode(src: &[u8], out: *mut u32, cap: usize) -> FastStop {
                 tail.as_ptr()
             };
             // SAFETY: `window` has 48 readable bytes; room for n was checked.
-            unsafe { emit(window, leads, out.add(written)) };
+            unsafe {
+                if narrow {
+                    emit_two(window, leads, out.add(written))
+                } else {
+                    emit(window, leads, out.add(written))
+                }
+            };
         }
         written += n;
         if let Some(e) = error {
@@ -445,6 +540,14 @@ pub(super) unsafe fn decode(src: &[u8], out: *mut u32, cap: usize) -> FastStop {
                 flagged: None,
             };
         }
+        // With steps, the next block's first lead: bytes before it continue
+        // a character written here (32 if there is none, which only
+        // ill-formed text has). Without, the leads tell that already.
+        carry = if STEPS {
+            lead_bytes(next).trailing_zeros() as usize
+        } else {
+            0
+        };
         i += 32;
         block = next;
         block_flags = next_flags;
