@@ -181,30 +181,40 @@ pub(super) unsafe fn validate<const COUNT: bool>(src: &[u8]) -> FastStop {
         prev_leads = leads;
         prev = block;
         i += 32;
-        // Validation alone: non-ASCII runs two blocks per test.
-        while !COUNT && i + 64 <= len {
-            // SAFETY: bytes i..i+64 are in bounds.
-            let (a, b) = unsafe {
-                let p = src.as_ptr().add(i);
-                (
-                    _mm256_loadu_si256(p.cast()),
-                    _mm256_loadu_si256(p.add(32).cast()),
-                )
+        // Validation alone: non-ASCII runs four blocks per test, until a
+        // whole group of four is ASCII.
+        while !COUNT && i + 128 <= len {
+            // SAFETY: bytes i..i+128 are in bounds.
+            let blocks: [__m256i; 4] = unsafe {
+                [0, 32, 64, 96].map(|o| _mm256_loadu_si256(src.as_ptr().add(i + o).cast()))
             };
-            if non_ascii(_mm256_or_si256(a, b)) == 0 {
+            let any = _mm256_or_si256(
+                _mm256_or_si256(blocks[0], blocks[1]),
+                _mm256_or_si256(blocks[2], blocks[3]),
+            );
+            if non_ascii(any) == 0 {
                 break;
             }
-            let (err_a, err_b) = (check_block(a, prev), check_block(b, a));
-            let any = _mm256_or_si256(err_a, err_b);
+            let errors = [
+                check_block(blocks[0], prev),
+                check_block(blocks[1], blocks[0]),
+                check_block(blocks[2], blocks[1]),
+                check_block(blocks[3], blocks[2]),
+            ];
+            let any = _mm256_or_si256(
+                _mm256_or_si256(errors[0], errors[1]),
+                _mm256_or_si256(errors[2], errors[3]),
+            );
             if _mm256_testz_si256(any, any) == 0 {
-                let (flags, at) = match flagged_bytes(err_a) {
-                    0 => (flagged_bytes(err_b), i + 32),
-                    f => (f, i),
-                };
+                let (k, flags) = (0..4)
+                    .map(|k| (k, flagged_bytes(errors[k])))
+                    .find(|&(_, f)| f != 0)
+                    .expect("some block has the error");
+                let at = i + 32 * k;
                 return stop(at + flags.trailing_zeros() as usize, at, 0, 0, 0);
             }
-            prev = b;
-            i += 64;
+            prev = blocks[3];
+            i += 128;
         }
     }
     if ends_incomplete(prev) {
