@@ -299,6 +299,7 @@ static LEFT_PACK: [[u32; 8]; 256] = {
 #[target_feature(enable = "avx2,popcnt")]
 #[inline]
 unsafe fn emit(window: *const u8, leads: u32, out: *mut u32) -> usize {
+    let total = leads.count_ones() as usize;
     let mut written = 0;
     for g in 0..4 {
         let mask = (leads >> (8 * g)) as u8;
@@ -312,14 +313,16 @@ unsafe fn emit(window: *const u8, leads: u32, out: *mut u32) -> usize {
         // SAFETY: the index is a valid row of the table.
         let pack = unsafe { _mm256_loadu_si256(LEFT_PACK[mask as usize].as_ptr().cast()) };
         let n = mask.count_ones() as usize;
-        // SAFETY: these n are among the leads.count_ones() that fit.
-        unsafe {
-            store_lanes(
-                out.add(written),
-                _mm256_permutevar8x32_epi32(candidates, pack),
-                n,
-            )
-        };
+        let packed = _mm256_permutevar8x32_epi32(candidates, pack);
+        if written + 8 <= total {
+            // All 8 lanes fall inside this block's own output; the lanes past
+            // the n real ones are overwritten by the groups after this one.
+            // SAFETY: room for `total` code points at `out`.
+            unsafe { _mm256_storeu_si256(out.add(written).cast(), packed) };
+        } else {
+            // SAFETY: these n are among the `total` that fit.
+            unsafe { store_lanes(out.add(written), packed, n) };
+        }
         written += n;
     }
     written
