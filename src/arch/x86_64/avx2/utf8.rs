@@ -263,9 +263,12 @@ pub(super) unsafe fn store_lanes(out: *mut u32, v: __m256i, n: usize) {
 }
 
 /// For 8 consecutive positions: lane `k` takes the 4 bytes starting at
-/// position `k` (lanes 0-3 from a window at the first position, 4-7 from one
-/// 4 bytes further).
-const FOUR_FROM_EACH: __m256i = bytes(splat([0, 1, 2, 3, 1, 2, 3, 4, 2, 3, 4, 5, 3, 4, 5, 6]));
+/// position `k` (both 128-bit lanes hold the same 16 bytes from the first
+/// position).
+const FOUR_FROM_EACH: __m256i = bytes([
+    0, 1, 2, 3, 1, 2, 3, 4, 2, 3, 4, 5, 3, 4, 5, 6, // from the first position
+    4, 5, 6, 7, 5, 6, 7, 8, 6, 7, 8, 9, 7, 8, 9, 10, // four positions on
+]);
 
 /// For each 8-bit mask, the lanes whose bit is set, in order: a VPERMD
 /// index that packs them to the front (AVX2 has no compress instruction).
@@ -306,9 +309,10 @@ unsafe fn emit(window: *const u8, leads: u32, out: *mut u32) -> usize {
         if mask == 0 {
             continue;
         }
-        // SAFETY: 8g + 4 + 16 <= 44 <= 48 readable bytes.
-        let data =
-            unsafe { _mm256_loadu2_m128i(window.add(8 * g + 4).cast(), window.add(8 * g).cast()) };
+        // Both 128-bit lanes get the 16 bytes from position 8g (a broadcast
+        // load needs no shuffle port); the upper lane's pattern starts 4 on.
+        // SAFETY: 8g + 16 <= 40 <= 48 readable bytes.
+        let data = unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(window.add(8 * g).cast())) };
         let candidates = assemble(_mm256_shuffle_epi8(data, FOUR_FROM_EACH));
         // SAFETY: the index is a valid row of the table.
         let pack = unsafe { _mm256_loadu_si256(LEFT_PACK[mask as usize].as_ptr().cast()) };
