@@ -188,6 +188,36 @@ impl Engine {
     }
 }
 
+/// Where a validating count stops at an error flagged at byte `e`, found
+/// while checking the `width`-byte block at `i` (whose lead bytes are
+/// `block_leads`) after counting `counted` characters up to `i`.
+///
+/// The count resumes exactly at the restart point `q`: when `q` lies in this
+/// block, its leads before `q` are added; when it lies in the previous block
+/// (`prev_leads`, already counted), that block's leads from `q` on are taken
+/// back.
+pub(crate) fn count_until_error(
+    src: &[u8],
+    e: usize,
+    (i, width): (usize, usize),
+    counted: usize,
+    block_leads: u64,
+    prev_leads: u64,
+) -> FastStop {
+    let below = |n: usize| if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+    let q = restart_point(src, e);
+    let counted = if q >= i {
+        counted + (block_leads & below(q - i)).count_ones() as usize
+    } else {
+        counted - (prev_leads & !below(q + width - i)).count_ones() as usize
+    };
+    FastStop {
+        read: q,
+        written: counted,
+        flagged: Some(e.min(src.len())),
+    }
+}
+
 /// Where to restart exactly after a kernel flagged an error at byte `e`: the
 /// last segment start in `e-3..e` (a multi-byte sequence that the error cut
 /// short starts there), or `e` itself. Every byte before it is well-formed.

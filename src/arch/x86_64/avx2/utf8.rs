@@ -6,7 +6,7 @@ use core::mem::transmute;
 use super::super::tables::{self, splat};
 use super::steps::emit_steps;
 use super::two::emit_two;
-use crate::arch::{restart_point, FastStop};
+use crate::arch::{count_until_error, restart_point, FastStop};
 
 const fn bytes(f: [u8; 32]) -> __m256i {
     // SAFETY: both are 32 plain bytes; every bit pattern is a valid __m256i.
@@ -120,19 +120,13 @@ pub(super) unsafe fn validate<const COUNT: bool>(src: &[u8]) -> FastStop {
     let mut counted = 0usize;
     let mut i = 0;
     let stop = |e: usize, i: usize, counted: usize, block_leads: u32, prev_leads: u32| {
-        let q = restart_point(src, e);
-        let counted = if !COUNT {
-            0
-        } else if q >= i {
-            counted + (block_leads & low_bits(q - i)).count_ones() as usize
+        let counted = if COUNT { counted } else { 0 };
+        let (block_leads, prev_leads) = if COUNT {
+            (u64::from(block_leads), u64::from(prev_leads))
         } else {
-            counted - (prev_leads & !low_bits(q + 32 - i)).count_ones() as usize
+            (0, 0)
         };
-        FastStop {
-            read: q,
-            written: counted,
-            flagged: Some(e.min(len)),
-        }
+        count_until_error(src, e, (i, 32), counted, block_leads, prev_leads)
     };
     while i < len {
         let block = load_block(src, i);
@@ -312,7 +306,8 @@ unsafe fn emit(window: *const u8, leads: u32, out: *mut u32) -> usize {
         // Both 128-bit lanes get the 16 bytes from position 8g (a broadcast
         // load needs no shuffle port); the upper lane's pattern starts 4 on.
         // SAFETY: 8g + 16 <= 40 <= 48 readable bytes.
-        let data = unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(window.add(8 * g).cast())) };
+        let data =
+            unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(window.add(8 * g).cast())) };
         let candidates = assemble(_mm256_shuffle_epi8(data, FOUR_FROM_EACH));
         // SAFETY: the index is a valid row of the table.
         let pack = unsafe { _mm256_loadu_si256(LEFT_PACK[mask as usize].as_ptr().cast()) };

@@ -21,7 +21,7 @@
 use core::arch::x86_64::*;
 use core::mem::transmute;
 
-use crate::arch::{restart_point, FastStop};
+use crate::arch::{count_until_error, restart_point, FastStop};
 
 use super::super::tables::{self, splat};
 
@@ -529,17 +529,7 @@ pub(super) unsafe fn count(src: &[u8]) -> FastStop {
     let mut counted = 0usize;
     let mut i = 0;
     let stop = |e: usize, i: usize, counted: usize, block_leads: u64, prev_leads: u64| {
-        let q = restart_point(src, e);
-        let counted = if q >= i {
-            counted + (block_leads & low_bits(q - i)).count_ones() as usize
-        } else {
-            counted - (prev_leads & !low_bits(q + 64 - i)).count_ones() as usize
-        };
-        FastStop {
-            read: q,
-            written: counted,
-            flagged: Some(e.min(len)),
-        }
+        count_until_error(src, e, (i, 64), counted, block_leads, prev_leads)
     };
     while i < len {
         // SAFETY: i < len.

@@ -14,7 +14,7 @@ use core::arch::x86_64::*;
 use core::mem::transmute;
 
 use super::super::tables::{self, splat};
-use crate::arch::{restart_point, FastStop};
+use crate::arch::{count_until_error, FastStop};
 
 const fn bytes(f: [u8; 16]) -> __m128i {
     // SAFETY: both are 16 plain bytes; every bit pattern is a valid __m128i.
@@ -160,19 +160,13 @@ pub(super) unsafe fn validate<const COUNT: bool>(src: &[u8]) -> FastStop {
     let mut counted = 0usize;
     let mut i = 0;
     let stop = |e: usize, i: usize, counted: usize, block_leads: u32, prev_leads: u32| {
-        let q = restart_point(src, e);
-        let counted = if !COUNT {
-            0
-        } else if q >= i {
-            counted + (block_leads & low_bits(q - i)).count_ones() as usize
+        let counted = if COUNT { counted } else { 0 };
+        let (block_leads, prev_leads) = if COUNT {
+            (u64::from(block_leads), u64::from(prev_leads))
         } else {
-            counted - (prev_leads & !low_bits(q + 16 - i)).count_ones() as usize
+            (0, 0)
         };
-        FastStop {
-            read: q,
-            written: counted,
-            flagged: Some(e.min(len)),
-        }
+        count_until_error(src, e, (i, 16), counted, block_leads, prev_leads)
     };
     while i < len {
         if i + 64 <= len {
