@@ -22,11 +22,12 @@ use crate::{EncodePolicy, Policy, Progress, Status};
 const SHORT: usize = 16;
 
 /// Whether the scalar loop in [`prefix`] beats a kernel on `src` (measured
-/// with `cargo bench --bench short`): below 8 bytes a kernel's fixed latency
-/// dominates; non-ASCII strings up to 11 bytes still decode faster one
-/// character at a time, while the kernel's ASCII path wins from 4 bytes.
+/// with `cargo bench --bench short`): up to 4 bytes a kernel's fixed latency
+/// dominates validation; non-ASCII strings up to 11 bytes still decode
+/// faster one character at a time, while the kernel's ASCII path wins from 4
+/// bytes.
 fn tiny_for_validation(src: &[u8]) -> bool {
-    src.len() < 8
+    src.len() < 5
 }
 /// Up to this many bytes, an all-ASCII string is widened in place (plain
 /// SSE2 code) faster than a kernel call returns.

@@ -241,6 +241,10 @@ unsafe fn skip_ascii_runs(
 /// The CPU must support the enabled features.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 pub(super) unsafe fn validate(src: &[u8]) -> FastStop {
+    if src.len() <= 64 {
+        // SAFETY: the same features are enabled here.
+        return unsafe { validate_one_block(src) };
+    }
     let (ptr, len) = (src.as_ptr(), src.len());
     let mut prev = _mm512_setzero_si512();
     let mut i = 0;
@@ -288,6 +292,47 @@ pub(super) unsafe fn validate(src: &[u8]) -> FastStop {
     // A full final block may end inside a sequence (a partial one was
     // zero-filled, and the zeros flagged it already).
     if ends_incomplete(prev) {
+        return stopped_at_error(src, len);
+    }
+    FastStop {
+        read: len,
+        written: 0,
+        flagged: None,
+    }
+}
+
+/// [`validate`] for an input of at most 64 bytes: one block, and only the
+/// constants that block needs (a short call pays for every table it loads).
+///
+/// # Safety
+/// The CPU must support the enabled features; `src.len() <= 64`.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+#[inline(never)]
+unsafe fn validate_one_block(src: &[u8]) -> FastStop {
+    let len = src.len();
+    if len == 0 {
+        return FastStop {
+            read: 0,
+            written: 0,
+            flagged: None,
+        };
+    }
+    // SAFETY: 0 < len <= 64.
+    let block = unsafe { load_block(src.as_ptr(), 0, len) };
+    if non_ascii(block) == 0 {
+        return FastStop {
+            read: len,
+            written: 0,
+            flagged: None,
+        };
+    }
+    let flags = flagged_bytes(check_block(block, _mm512_setzero_si512()));
+    if flags != 0 {
+        return stopped_at_error(src, flags.trailing_zeros() as usize);
+    }
+    // A full block may end inside a sequence (a shorter one was zero-filled,
+    // and the zeros flagged it already).
+    if len == 64 && ends_incomplete(block) {
         return stopped_at_error(src, len);
     }
     FastStop {
