@@ -9,6 +9,7 @@
 //! * `ucs4`: encoding by computing each code point's four UTF-8 bytes in its
 //!   lane and compressing away the unused ones.
 
+mod decode;
 mod ucs4;
 mod utf8;
 
@@ -51,7 +52,7 @@ fn validate(src: &[u8]) -> FastStop {
 
 fn decode(src: &[u8], dst: &mut [u32]) -> FastStop {
     // SAFETY: see above.
-    unsafe { utf8::decode(src, dst.as_mut_ptr(), dst.len()) }
+    unsafe { decode::decode(src, dst.as_mut_ptr(), dst.len()) }
 }
 
 fn count(src: &[u8]) -> FastStop {

@@ -1,0 +1,313 @@
+//! UTF-8 to UCS-4, 64 bytes a step.
+//!
+//! Decoding runs one block ahead of its output: block `k` is written only
+//! after block `k+1` validated, because a character led in `k` may end in
+//! `k+1`. The lead positions of block `k` are compressed into one vector;
+//! for 16 characters at a time a byte permute over blocks `k` and `k+1`
+//! gathers each one's four bytes into a 32-bit lane, its lead's count of
+//! leading ones selects the payload mask and final shift, and two
+//! multiply-adds join the 6-bit groups. A block without 3- or 4-byte leads
+//! (most alphabetic scripts) takes a cheaper path: the leads and the bytes
+//! right after them are compressed into two vectors, and each group of 16
+//! pairs them up with one permute and joins them with a shift and a select.
+
+use core::arch::x86_64::*;
+use core::mem::transmute;
+
+use crate::arch::{restart_point, FastStop};
+
+use super::super::tables;
+use super::utf8::{
+    bytes, check_block, ends_incomplete, flagged_bytes, load_block, low_bits, non_ascii,
+};
+
+const fn dwords(f: [u32; 8]) -> __m512i {
+    let mut all = [0u32; 16];
+    let mut i = 0;
+    while i < 8 {
+        all[i] = f[i];
+        i += 1;
+    }
+    // SAFETY: as above.
+    unsafe { transmute(all) }
+}
+
+/// A block's lead positions are the compressed lane numbers.
+const IOTA: __m512i = {
+    let mut idx = [0u8; 64];
+    let mut j = 0;
+    while j < 64 {
+        idx[j] = j as u8;
+        j += 1;
+    }
+    bytes(idx)
+};
+
+/// For group `g`: lane `4j+t` takes lead `16g+j`, plus byte offset `t`.
+const fn spread(g: usize) -> __m512i {
+    let mut idx = [0u8; 64];
+    let mut j = 0;
+    while j < 64 {
+        idx[j] = (16 * g + j / 4) as u8;
+        j += 1;
+    }
+    bytes(idx)
+}
+const SPREAD: [__m512i; 4] = [spread(0), spread(1), spread(2), spread(3)];
+const BYTE_IN_LANE: __m512i = {
+    let mut idx = [0u8; 64];
+    let mut j = 0;
+    while j < 64 {
+        idx[j] = (j % 4) as u8;
+        j += 1;
+    }
+    bytes(idx)
+};
+
+/// Byte `j` of the 64 bytes starting one after a block's start (VPERMT2B
+/// over the block and the next one).
+const NEXT_BYTES: __m512i = {
+    let mut idx = [0u8; 64];
+    let mut j = 0;
+    while j < 64 {
+        idx[j] = (j + 1) as u8;
+        j += 1;
+    }
+    bytes(idx)
+};
+
+/// For group `g` of a block's leads (compressed) and the bytes after them:
+/// lane `j` takes lead `16g+j` and its next byte (bytes 2-3 are zeroed).
+const fn pair(g: usize) -> __m512i {
+    let mut idx = [0u8; 64];
+    let mut j = 0;
+    while j < 16 {
+        idx[4 * j] = (16 * g + j) as u8;
+        idx[4 * j + 1] = (64 + 16 * g + j) as u8;
+        j += 1;
+    }
+    bytes(idx)
+}
+const PAIR: [__m512i; 4] = [pair(0), pair(1), pair(2), pair(3)];
+const PAIR_BYTES: u64 = 0x3333_3333_3333_3333;
+
+/// By the lead's count of leading ones (0, 2, 3, 4): which payload bits of
+/// the four gathered bytes belong to the character, and how far right the
+/// joined 24-bit value must move.
+const PAYLOAD_MASK: __m512i = dwords(tables::PAYLOAD_MASK);
+const FINAL_SHIFT: __m512i = dwords(tables::FINAL_SHIFT);
+
+/// 16 code points from 16 lanes each holding a character's bytes, lead byte
+/// lowest (bytes past the character's length are ignored).
+#[target_feature(enable = "avx512f,avx512bw,avx512cd")]
+#[inline]
+fn assemble(x: __m512i) -> __m512i {
+    let ones = _mm512_lzcnt_epi32(_mm512_slli_epi32::<24>(_mm512_andnot_si512(
+        x,
+        _mm512_set1_epi32(0xFF),
+    )));
+    let payload = _mm512_and_si512(x, _mm512_permutexvar_epi32(ones, PAYLOAD_MASK));
+    // Lead first: b0*64 + b1 and b2*64 + b3 in 16 bits, then (hi<<12) + lo.
+    let pairs = _mm512_maddubs_epi16(payload, _mm512_set1_epi16(0x0140));
+    let joined = _mm512_madd_epi16(pairs, _mm512_set1_epi32(0x0001_1000));
+    _mm512_srlv_epi32(joined, _mm512_permutexvar_epi32(ones, FINAL_SHIFT))
+}
+
+/// 16 code points below U+0800 from 16 lanes holding a lead byte and the byte
+/// after it (bytes 2-3 zero).
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn assemble_short(x: __m512i) -> __m512i {
+    // Lead bits 0-4 land in bits 6-10; the continuation's low 6 bits stay.
+    let two = _mm512_ternarylogic_epi32::<0xE4>(
+        _mm512_slli_epi32::<6>(x),
+        _mm512_srli_epi32::<8>(x),
+        _mm512_set1_epi32(0x7C0),
+    );
+    let ascii = _mm512_testn_epi32_mask(x, _mm512_set1_epi32(0x80));
+    _mm512_mask_and_epi32(two, ascii, x, _mm512_set1_epi32(0x7F))
+}
+
+/// Stores the `lanes` of `v` at `out`: a plain store when all 16 are wanted.
+///
+/// # Safety
+/// `out` has room for the lanes set in `lanes` (which form a prefix).
+#[target_feature(enable = "avx512f")]
+#[inline]
+unsafe fn store_lanes(out: *mut u32, lanes: u16, v: __m512i) {
+    if lanes == u16::MAX {
+        // SAFETY: room for all 16.
+        unsafe { _mm512_storeu_si512(out.cast(), v) }
+    } else {
+        // SAFETY: masked-off lanes are not written.
+        unsafe { _mm512_mask_storeu_epi32(out.cast(), lanes, v) }
+    }
+}
+
+/// Writes the characters whose leads are set in `leads` (a prefix of the
+/// block's leads), in order, to `out`. Returns how many.
+///
+/// # Safety
+/// `out` has room for `leads.count_ones()` code points.
+#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2")]
+#[inline]
+unsafe fn emit(block: __m512i, next: __m512i, leads: u64, all_ascii: bool, out: *mut u32) -> usize {
+    let n = leads.count_ones() as usize;
+    if all_ascii {
+        // Every byte is a character and `leads` is a prefix of the block.
+        let parts = [
+            _mm512_castsi512_si128(block),
+            _mm512_extracti32x4_epi32::<1>(block),
+            _mm512_extracti32x4_epi32::<2>(block),
+            _mm512_extracti32x4_epi32::<3>(block),
+        ];
+        for (k, part) in parts.into_iter().enumerate().take(n.div_ceil(16)) {
+            let lanes = (leads >> (16 * k)) as u16;
+            // SAFETY: the lanes written are leads 16k.. within the n that fit.
+            unsafe { store_lanes(out.add(16 * k), lanes, _mm512_cvtepu8_epi32(part)) };
+        }
+        return n;
+    }
+    if _mm512_cmpge_epu8_mask(block, _mm512_set1_epi8(0xE0u8 as i8)) == 0 {
+        // One- and two-byte characters only: compress the leads and the
+        // bytes after them, then pair them up 16 at a time.
+        let firsts = _mm512_maskz_compress_epi8(leads, block);
+        let seconds =
+            _mm512_maskz_compress_epi8(leads, _mm512_permutex2var_epi8(block, NEXT_BYTES, next));
+        for (g, pair) in PAIR.iter().enumerate().take(n.div_ceil(16)) {
+            let lanes = _mm512_maskz_permutex2var_epi8(PAIR_BYTES, firsts, *pair, seconds);
+            let scalars = assemble_short(lanes);
+            // SAFETY: lanes beyond the n characters are masked off.
+            unsafe { store_lanes(out.add(16 * g), low_bits(n - 16 * g) as u16, scalars) };
+        }
+        return n;
+    }
+    let positions = _mm512_maskz_compress_epi8(leads, IOTA);
+    for (g, spread) in SPREAD.iter().enumerate().take(n.div_ceil(16)) {
+        let index = _mm512_add_epi8(_mm512_permutexvar_epi8(*spread, positions), BYTE_IN_LANE);
+        let scalars = assemble(_mm512_permutex2var_epi8(block, index, next));
+        let lanes = low_bits(n - 16 * g) as u16;
+        // SAFETY: lanes beyond the n characters are masked off.
+        unsafe { store_lanes(out.add(16 * g), lanes, scalars) };
+    }
+    n
+}
+
+/// Decodes the longest valid prefix of `src`.
+///
+/// # Safety
+/// The CPU must support the enabled features; `out` points to `cap`
+/// writable code points.
+#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,popcnt,bmi1")]
+pub(super) unsafe fn decode(src: &[u8], out: *mut u32, cap: usize) -> FastStop {
+    let (ptr, len) = (src.as_ptr(), src.len());
+    let mut written = 0usize;
+    if len == 0 {
+        return FastStop {
+            read: 0,
+            written,
+            flagged: None,
+        };
+    }
+    let mut i = 0usize;
+    // SAFETY: 0 < len.
+    let mut block = unsafe { load_block(ptr, 0, len) };
+    if len <= 64 && cap >= len && non_ascii(block) == 0 {
+        // A short all-ASCII input: one character per byte.
+        let lanes = low_bits(len);
+        let parts = [
+            _mm512_castsi512_si128(block),
+            _mm512_extracti32x4_epi32::<1>(block),
+            _mm512_extracti32x4_epi32::<2>(block),
+            _mm512_extracti32x4_epi32::<3>(block),
+        ];
+        for (k, part) in parts.into_iter().enumerate() {
+            // SAFETY: room for len code points was checked just above, and
+            // lanes at or past len are masked off (a store with no lanes
+            // touches nothing, hence the wrapping address).
+            unsafe {
+                _mm512_mask_storeu_epi32(
+                    out.wrapping_add(16 * k).cast(),
+                    (lanes >> (16 * k)) as u16,
+                    _mm512_cvtepu8_epi32(part),
+                )
+            };
+        }
+        return FastStop {
+            read: len,
+            written: len,
+            flagged: None,
+        };
+    }
+    let mut block_flags = if non_ascii(block) == 0 {
+        0
+    } else {
+        flagged_bytes(check_block(block, _mm512_setzero_si512()))
+    };
+    loop {
+        let next = if len - i > 64 {
+            // SAFETY: i + 64 < len.
+            unsafe { load_block(ptr, i + 64, len) }
+        } else {
+            _mm512_setzero_si512()
+        };
+        let block_ascii = non_ascii(block) == 0;
+        let next_flags = if non_ascii(next) != 0 {
+            flagged_bytes(check_block(next, block))
+        } else {
+            (!block_ascii && ends_incomplete(block)) as u64
+        };
+        let continuation = _mm512_cmplt_epi8_mask(block, _mm512_set1_epi8(-64));
+        let mut leads = !continuation & low_bits(len - i);
+        let mut error = None;
+        if block_flags != 0 {
+            // Only the first block can get here: later ones are checked as
+            // `next` and stopped at below, unless their restart point lies
+            // in them.
+            let e = i + block_flags.trailing_zeros() as usize;
+            error = Some(e);
+        } else if next_flags != 0 {
+            let e = i + 64 + next_flags.trailing_zeros() as usize;
+            if restart_point(src, e) < i + 64 {
+                error = Some(e);
+            }
+        }
+        if let Some(e) = error {
+            let q = restart_point(src, e);
+            debug_assert!(q >= i);
+            leads &= low_bits(q - i);
+        }
+        let n = leads.count_ones() as usize;
+        if cap - written < n {
+            let read = if leads == 0 {
+                i
+            } else {
+                i + leads.trailing_zeros() as usize
+            };
+            return FastStop {
+                read,
+                written,
+                flagged: None,
+            };
+        }
+        // SAFETY: room for n code points was checked just above.
+        written += unsafe { emit(block, next, leads, block_ascii, out.add(written)) };
+        if let Some(e) = error {
+            return FastStop {
+                read: restart_point(src, e),
+                written,
+                flagged: Some(e.min(len)),
+            };
+        }
+        if len - i <= 64 {
+            return FastStop {
+                read: len,
+                written,
+                flagged: None,
+            };
+        }
+        i += 64;
+        block = next;
+        block_flags = next_flags;
+    }
+}
