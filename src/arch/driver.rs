@@ -55,7 +55,7 @@ fn rebase(status: Status, base: usize) -> Status {
 }
 
 pub(crate) fn validate(k: &Kernels, src: &[u8], more_input: bool) -> Progress {
-    if short_ascii(src) {
+    if k.validate.is_some() && short_ascii(src) {
         // All ASCII: valid, and one character per byte.
         return Progress {
             status: Status::Done,
@@ -218,7 +218,13 @@ pub(crate) fn decode(
     policy: Policy,
     more_input: bool,
 ) -> Progress {
-    if src.len() <= SHORT_ASCII_DECODE && src.len() <= dst.len() && src.is_ascii() {
+    // Shortcuts belong to the fast tiers; the scalar tier stays the plain
+    // reference.
+    if k.decode.is_some()
+        && src.len() <= SHORT_ASCII_DECODE
+        && src.len() <= dst.len()
+        && src.is_ascii()
+    {
         // A short ASCII string: one code point per byte, no kernel call.
         for (d, &b) in dst.iter_mut().zip(src) {
             *d = u32::from(b);
@@ -288,7 +294,7 @@ fn after_prefix(p: Progress, read: usize, written: usize) -> Progress {
 }
 
 pub(crate) fn count(k: &Kernels, src: &[u8], policy: Policy, more_input: bool) -> Progress {
-    if short_ascii(src) {
+    if k.count.is_some() && short_ascii(src) {
         return Progress {
             status: Status::Done,
             read: src.len(),
