@@ -23,17 +23,20 @@ const SHORT: usize = 16;
 
 /// Whether the scalar loop in [`prefix`] beats a kernel on `src` (measured
 /// with `cargo bench --bench short`): up to 4 bytes a kernel's fixed latency
-/// dominates validation; non-ASCII strings up to 11 bytes still decode
-/// faster one character at a time, while the kernel's ASCII path wins from 4
-/// bytes.
+/// dominates validation.
 fn tiny_for_validation(src: &[u8]) -> bool {
     src.len() < 5
 }
+
 /// Up to this many bytes, an all-ASCII string is widened in place (plain
 /// SSE2 code) faster than a kernel call returns.
 const SHORT_ASCII_DECODE: usize = 32;
+
+/// Whether [`prefix`] beats a kernel at decoding `src`, which is not a short
+/// all-ASCII string with room (those were widened already): up to 11 bytes,
+/// one character at a time is faster.
 fn tiny_for_decoding(src: &[u8]) -> bool {
-    src.len() < 4 || (src.len() < 12 && !src.is_ascii())
+    src.len() < 12
 }
 
 /// Whether `src` is short enough that checking it is all ASCII (a few word
