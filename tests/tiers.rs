@@ -319,6 +319,58 @@ fn decode_leaves_the_tail_untouched() {
     }
 }
 
+/// On the hot path a block may store whole vectors past its own output when
+/// the next block is whole and well-formed, which then writes at least 7
+/// code points over them. These inputs make that next block write as few as
+/// it can (4-byte characters, cut short by an error whose maximal subpart
+/// starts up to 3 bytes back) behind text for each per-block path (3-byte
+/// with spaces, CJK, 2-byte with spaces, mixed), at every offset, into
+/// outputs from too short to roomy: nothing past `written` may change.
+#[test]
+fn slack_stores_are_always_overwritten() {
+    const RUNS: [&str; 5] = [
+        "\u{915}\u{93F}\u{928} ",
+        "\u{4E2D}\u{6587}",
+        "\u{5D0}\u{5D1} ",
+        "a\u{E9}\u{20AC}\u{1F600}",
+        "\u{D55C} \u{AD6D}",
+    ];
+    const CUTS: [&[u8]; 4] = [b"\xF0\x9F\x98", b"\xE2\x82", b"\xC3", b""];
+    let mut rng = Rng::new(12);
+    let reference = scalar();
+    for engine in fast_tiers() {
+        for case in 0..30_000 {
+            let mut src = vec![b' '; rng.below(40)];
+            let run = RUNS[rng.below(RUNS.len())];
+            let until = 64 + rng.below(96);
+            while src.len() < until {
+                src.extend_from_slice(run.as_bytes());
+            }
+            for _ in 0..rng.below(14) {
+                src.extend_from_slice("\u{10348}".as_bytes());
+            }
+            src.extend_from_slice(CUTS[rng.below(CUTS.len())]);
+            if rng.chance(3, 4) {
+                src.extend_from_slice(b"\x80");
+            }
+            src.extend_from_slice(&b"tail after the damage, long enough"[..rng.below(34)]);
+            let mut probe = vec![0u32; src.len()];
+            let needed = reference
+                .decode_ucs4(&src, &mut probe, Policy::Strict, false)
+                .written;
+            let short = needed - rng.below(needed / 2 + 1);
+            for cap in [short, needed, needed + 1 + rng.below(48), src.len() + 64] {
+                let mut a = vec![0xAAAA_AAAAu32; cap];
+                let mut b = a.clone();
+                let pa = engine.decode_ucs4(&src, &mut a, Policy::Strict, false);
+                let pb = reference.decode_ucs4(&src, &mut b, Policy::Strict, false);
+                assert_eq!(pa, pb, "{engine:?} case {case} cap {cap}: {src:02X?}");
+                assert_eq!(a, b, "{engine:?} case {case} cap {cap}: {src:02X?}");
+            }
+        }
+    }
+}
+
 /// Units of every UTF-8 length ending at the end of the input or just
 /// before an invalid unit, into an output exactly as long as needed, longer
 /// or shorter: an encoder that stores whole vectors must still leave every

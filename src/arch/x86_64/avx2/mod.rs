@@ -5,8 +5,12 @@
 //! text of 3- and 4-byte characters is decoded in 12-byte steps driven by a
 //! table indexed by where characters end (`steps`), blocks of 1- and 2-byte
 //! characters by packing every position's value with a PSHUFB per lead
-//! mask (`two`), and other blocks by assembling a candidate code point at
-//! every position and packing the leads' with a permute (`utf8::emit`).
+//! mask (`two`), blocks with at most 4 leads in each 8 positions by
+//! assembling 4 characters per 128-bit lane (`quads`), and other blocks by
+//! assembling a candidate code point at every position and packing the
+//! leads' with a permute (`utf8::emit`). On the hot path (the next block
+//! is whole and well-formed, and the output has room for it) these store
+//! whole vectors past the block's output; the next block writes over them.
 //! Encoding (`ucs4`) takes 16 code points a step by the cheapest path that
 //! fits them all (ASCII; 1-2 bytes as 16-bit pairs; up to 3 bytes from
 //! 16-bit words; any length 8 at a time in 32-bit lanes), builds each
@@ -14,6 +18,7 @@
 //! a `pshufb` pattern looked up by the lengths, and stores them so that no
 //! byte lands past the output of the step (there is no byte-masked store).
 
+mod quads;
 mod steps;
 mod two;
 mod ucs4;

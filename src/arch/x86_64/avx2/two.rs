@@ -67,10 +67,12 @@ fn pair_values(t: __m256i) -> __m256i {
 ///
 /// # Safety
 /// `window` points to 48 readable bytes, and no byte of its first 32 is
-/// 0xE0 or above; `out` has room for `leads.count_ones()` code points.
+/// 0xE0 or above; `out` has room for `leads.count_ones()` code points, and
+/// with `slack` (see `emit`) for 7 more and a lead among positions 24-31
+/// (so the last group's extra lanes are at most 7).
 #[target_feature(enable = "avx2,popcnt")]
 #[inline]
-pub(super) unsafe fn emit_two(window: *const u8, leads: u32, out: *mut u32) -> usize {
+pub(super) unsafe fn emit_two(window: *const u8, leads: u32, out: *mut u32, slack: bool) -> usize {
     // SAFETY: bytes 0..33 of the 48 readable.
     let (x, y) = unsafe {
         (
@@ -95,10 +97,12 @@ pub(super) unsafe fn emit_two(window: *const u8, leads: u32, out: *mut u32) -> u
         let pack = unsafe { _mm_loadu_si128(PACK16[mask as usize].as_ptr().cast()) };
         let n = mask.count_ones() as usize;
         let wide = _mm256_cvtepu16_epi32(_mm_shuffle_epi8(values, pack));
+        let left = if slack { 8 } else { total - written };
         // SAFETY: these n are among the leads.count_ones() that fit; a
-        // whole-vector store stays inside that output too, and the groups
-        // after this one overwrite its extra lanes.
-        unsafe { store_group(out.add(written), wide, n, total - written) };
+        // whole-vector store stays inside that output (or the slack), and
+        // the groups after this one (or the caller) overwrite its extra
+        // lanes.
+        unsafe { store_group(out.add(written), wide, n, left) };
         written += n;
     }
     written

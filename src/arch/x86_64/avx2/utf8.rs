@@ -4,6 +4,7 @@ use core::arch::x86_64::*;
 use core::mem::transmute;
 
 use super::super::tables::{self, splat};
+use super::quads::{emit_quads, fits};
 use super::steps::emit_steps;
 use super::two::emit_two;
 use crate::arch::{count_until_error, restart_point, FastStop};
@@ -224,7 +225,7 @@ pub(super) unsafe fn validate<const COUNT: bool>(src: &[u8]) -> FastStop {
 /// 8 code points from 8 lanes each holding a character's bytes, lead lowest.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn assemble(x: __m256i) -> __m256i {
+pub(super) fn assemble(x: __m256i) -> __m256i {
     let high_nibble = _mm256_and_si256(_mm256_srli_epi32::<4>(x), _mm256_set1_epi32(0x0F));
     // Bytes 1..3 of each lane are 0 and LEAD_CLASS[0] is 0, so each lane
     // holds its lead's class.
@@ -284,7 +285,9 @@ static LEFT_PACK: [[u32; 8]; 256] = {
 };
 
 /// Writes the characters led at the set bits of `leads`, a mask over the
-/// 32 bytes at `window`. Returns how many.
+/// 32 bytes at `window`. Returns how many. With `slack`, every group stores
+/// 8 lanes; the caller knows that more code points will be written over
+/// the extra ones.
 ///
 /// Eight positions at a time: every position gets the code point it would
 /// start if it were a lead, and the real leads' values are packed to the
@@ -292,10 +295,10 @@ static LEFT_PACK: [[u32; 8]; 256] = {
 ///
 /// # Safety
 /// `window` points to 48 readable bytes; `out` has room for
-/// `leads.count_ones()` code points.
+/// `leads.count_ones()` code points, and with `slack` for 7 more.
 #[target_feature(enable = "avx2,popcnt")]
 #[inline]
-unsafe fn emit(window: *const u8, leads: u32, out: *mut u32) -> usize {
+unsafe fn emit(window: *const u8, leads: u32, out: *mut u32, slack: bool) -> usize {
     let total = leads.count_ones() as usize;
     let mut written = 0;
     for g in 0..4 {
@@ -313,10 +316,12 @@ unsafe fn emit(window: *const u8, leads: u32, out: *mut u32) -> usize {
         let pack = unsafe { _mm256_loadu_si256(LEFT_PACK[mask as usize].as_ptr().cast()) };
         let n = mask.count_ones() as usize;
         let packed = _mm256_permutevar8x32_epi32(candidates, pack);
-        if written + 8 <= total {
-            // All 8 lanes fall inside this block's own output; the lanes past
-            // the n real ones are overwritten by the groups after this one.
-            // SAFETY: room for `total` code points at `out`.
+        if slack || written + 8 <= total {
+            // All 8 lanes fall inside this block's own output, or inside
+            // the slack; the lanes past the n real ones are overwritten by
+            // the groups after this one or by the caller.
+            // SAFETY: room for `total` code points at `out`, or for 7 more
+            // (n >= 1).
             unsafe { _mm256_storeu_si256(out.add(written).cast(), packed) };
         } else {
             // SAFETY: these n are among the `total` that fit.
@@ -362,6 +367,8 @@ unsafe fn emit_ascii(block: __m256i, n: usize, out: *mut u32) {
 ///   and 64 bytes are readable, [`emit_steps`] walks the characters in
 ///   12-byte steps that run on over the block edge: `carry` bytes at the
 ///   start of the next block are then already written;
+/// * on the hot path, blocks with at most 4 leads per 8 positions go
+///   through [`emit_quads`];
 /// * everything else (other text, and near an error or the end of the
 ///   input or output) goes through `emit`, which writes exactly the
 ///   characters led in the block from `carry` on.
@@ -528,12 +535,22 @@ unsafe fn decode_with<const STEPS: bool>(src: &[u8], out: *mut u32, cap: usize) 
                 tail[..len - i].copy_from_slice(&src[i..]);
                 tail.as_ptr()
             };
-            // SAFETY: `window` has 48 readable bytes; room for n was checked.
+            // Whether a group may store all 8 lanes even past this block's
+            // output: when the next block is whole and well-formed it
+            // writes at least 7 code points right after (8 characters start
+            // in any 32 well-formed bytes; an error found after it can cut
+            // only its last 3 bytes), and with room for all of them it does
+            // not stop early.
+            let slack = block_flags | next_flags == 0 && len - i >= 64 && cap - written >= n + 32;
+            // SAFETY: `window` has 48 readable bytes; room for n was checked,
+            // and for 7 more with `slack`.
             unsafe {
                 if narrow {
-                    emit_two(window, leads, out.add(written))
+                    emit_two(window, leads, out.add(written), slack)
+                } else if slack && fits(leads) {
+                    emit_quads(window, leads, out.add(written))
                 } else {
-                    emit(window, leads, out.add(written))
+                    emit(window, leads, out.add(written), slack)
                 }
             };
         }
