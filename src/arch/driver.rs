@@ -57,40 +57,35 @@ fn rebase(status: Status, base: usize) -> Status {
     }
 }
 
+/// Inlined into the public entry points: the short-ASCII check, the tiny
+/// loop or one kernel call, and the verdict. An error is handled in
+/// [`validate_rest`].
+#[inline]
 pub(crate) fn validate(k: &Kernels, src: &[u8], more_input: bool) -> Progress {
-    if k.validate.is_some() && short_ascii(src) {
-        // All ASCII: valid, and one character per byte.
-        return Progress {
-            status: Status::Done,
-            read: src.len(),
-            written: 0,
-        };
-    }
     let Some(fast) = k.validate else {
         return scalar_validate::validate(src, more_input);
     };
-    if tiny_for_validation(src) {
-        let (read, _) = prefix::count_prefix(src);
-        if read == src.len() {
-            return done(read, 0);
-        }
-        return after_prefix(scalar_validate::validate(&src[read..], more_input), read, 0);
+    if short_ascii(src) {
+        // All ASCII: valid, and one character per byte.
+        return done(src.len(), 0);
     }
-    let stop = fast(src);
-    if stop.flagged.is_none() && stop.read == src.len() {
-        return Progress {
-            status: Status::Done,
-            read: src.len(),
-            written: 0,
-        };
+    let read = if tiny_for_validation(src) {
+        prefix::count_prefix(src).0
+    } else {
+        // Where it stopped: the end, or the start of the first error.
+        fast(src).read
+    };
+    if read == src.len() {
+        return done(read, 0);
     }
-    // Only the first error matters, and it lies within a few bytes of `read`.
-    let p = scalar_validate::validate(&src[stop.read..], more_input);
-    Progress {
-        status: rebase(p.status, stop.read),
-        read: stop.read + p.read,
-        written: 0,
-    }
+    validate_rest(src, more_input, read)
+}
+
+/// [`validate`] after a well-formed prefix of `read` bytes, short of the
+/// end: only the first error matters, and it lies within a few bytes.
+#[inline(never)]
+fn validate_rest(src: &[u8], more_input: bool, read: usize) -> Progress {
+    after_prefix(scalar_validate::validate(&src[read..], more_input), read, 0)
 }
 
 /// Where decoded or encoded units go, with the fast and scalar ways there.

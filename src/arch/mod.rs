@@ -149,11 +149,13 @@ impl Engine {
     }
 
     /// See [`crate::validate_chunk`].
+    #[inline]
     pub fn validate_chunk(&self, src: &[u8], more_input: bool) -> Progress {
         driver::validate(self.kernels, src, more_input)
     }
 
     /// See [`crate::decode_ucs4`].
+    #[inline]
     pub fn decode_ucs4(
         &self,
         src: &[u8],

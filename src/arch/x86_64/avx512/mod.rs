@@ -46,13 +46,29 @@ pub(crate) fn kernels() -> Option<&'static Kernels> {
 // kernels enable.
 
 fn validate(src: &[u8]) -> FastStop {
-    // SAFETY: see above.
-    unsafe { utf8::validate(src) }
+    // SAFETY: see above (and the length for the one-block function).
+    unsafe {
+        if src.len() <= 64 {
+            utf8::validate_one_block(src)
+        } else {
+            utf8::validate(src)
+        }
+    }
 }
 
 fn decode(src: &[u8], dst: &mut [u32]) -> FastStop {
-    // SAFETY: see above.
-    unsafe { decode::decode(src, dst.as_mut_ptr(), dst.len()) }
+    let (len, out) = (src.len(), dst.as_mut_ptr());
+    // SAFETY: see above; a short all-ASCII input fits when len <= dst.len().
+    unsafe {
+        if len != 0 && len <= 64 && len <= dst.len() && decode::widen_short_ascii(src, out) {
+            return FastStop {
+                read: len,
+                written: len,
+                flagged: None,
+            };
+        }
+        decode::decode(src, out, dst.len())
+    }
 }
 
 fn count(src: &[u8]) -> FastStop {

@@ -158,10 +158,6 @@ unsafe fn skip_ascii_runs(
 /// The CPU must support the enabled features.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 pub(super) unsafe fn validate(src: &[u8]) -> FastStop {
-    if src.len() <= 64 {
-        // SAFETY: the same features are enabled here.
-        return unsafe { validate_one_block(src) };
-    }
     let (ptr, len) = (src.as_ptr(), src.len());
     let mut prev = _mm512_setzero_si512();
     let mut i = 0;
@@ -225,7 +221,7 @@ pub(super) unsafe fn validate(src: &[u8]) -> FastStop {
 /// The CPU must support the enabled features; `src.len() <= 64`.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 #[inline(never)]
-unsafe fn validate_one_block(src: &[u8]) -> FastStop {
+pub(super) unsafe fn validate_one_block(src: &[u8]) -> FastStop {
     let len = src.len();
     if len == 0 {
         return FastStop {
