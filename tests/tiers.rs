@@ -313,6 +313,50 @@ fn decode_leaves_the_tail_untouched() {
     }
 }
 
+/// All-ASCII strings of up to 64 bytes take a widening shortcut (inline
+/// or the tier's widening kernel): at every length, source alignment and
+/// output offset, they decode to their bytes and write nothing else, and
+/// an output one unit short sends them down the ordinary path.
+#[test]
+fn short_ascii_widening_writes_exactly_its_length() {
+    let text: Vec<u8> = (0..96u8).map(|i| b' ' + i % 95).collect();
+    for engine in fast_tiers() {
+        let mut checked = 0;
+        for len in 0..=66 {
+            for align in 0..8 {
+                let src = &text[align..align + len];
+                for offset in 0..16 {
+                    for cap in [len, len.saturating_sub(1), len + 16] {
+                        let mut out = vec![0xAAAA_AAAAu32; offset + cap + 16];
+                        let p = engine.decode_ucs4(
+                            src,
+                            &mut out[offset..offset + cap],
+                            Policy::Strict,
+                            false,
+                        );
+                        let mut expected = vec![0xAAAA_AAAAu32; out.len()];
+                        let got = len.min(cap);
+                        for (e, &b) in expected[offset..].iter_mut().zip(&src[..got]) {
+                            *e = u32::from(b);
+                        }
+                        assert_eq!(
+                            (p.read, p.written),
+                            (got, got),
+                            "{engine:?} len {len} cap {cap}"
+                        );
+                        assert_eq!(
+                            out, expected,
+                            "{engine:?} len {len} align {align} offset {offset} cap {cap}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        eprintln!("{engine:?}: {checked} short ASCII cases");
+    }
+}
+
 /// Strict decoding of `src` into a prefilled output of `cap` units: the
 /// same `Progress` as the scalar core, and the same units, including every
 /// unit past `written` left untouched.

@@ -8,7 +8,8 @@
 //! separately gives exactly the whole-input output), applying the policy,
 //! and the kernel resumes after it. The window is at most a handful of bytes.
 
-use super::{DecodeKernel, FastStop, Kernels};
+use super::kernels::{DecodeKernel, EncodeKernel, Fast, ScanKernel, WidenKernel, WIDEN_MAX};
+use super::{FastStop, Kernels};
 use crate::scalar::boundary::next_boundary;
 use crate::scalar::prefix;
 use crate::scalar::sink::{CountSink, SliceSink};
@@ -29,8 +30,8 @@ fn tiny_for_validation(src: &[u8]) -> bool {
 }
 
 /// Up to this many bytes, an all-ASCII string is widened in place (plain
-/// SSE2 code) faster than a kernel call returns.
-const SHORT_ASCII_DECODE: usize = 32;
+/// SSE2 code) faster than the tier's widening kernel is called.
+const WIDEN_INLINE: usize = 24;
 
 /// Whether [`prefix`] beats a kernel at decoding `src`, which is not a short
 /// all-ASCII string with room (those were widened already): up to 11 bytes,
@@ -62,7 +63,7 @@ fn rebase(status: Status, base: usize) -> Status {
 /// [`validate_rest`].
 #[inline]
 pub(crate) fn validate(k: &Kernels, src: &[u8], more_input: bool) -> Progress {
-    let Some(fast) = k.validate else {
+    let Some(fast) = k.validate() else {
         return scalar_validate::validate(src, more_input);
     };
     if short_ascii(src) {
@@ -73,7 +74,7 @@ pub(crate) fn validate(k: &Kernels, src: &[u8], more_input: bool) -> Progress {
         prefix::count_prefix(src).0
     } else {
         // Where it stopped: the end, or the start of the first error.
-        fast(src).read
+        fast.run(src).read
     };
     if read == src.len() {
         return done(read, 0);
@@ -150,7 +151,7 @@ fn resume<In, O: Output<In>>(
 }
 
 struct Decode<'a> {
-    fast: fn(&[u8], &mut [u32]) -> FastStop,
+    fast: Fast<DecodeKernel>,
     dst: &'a mut [u32],
     written: usize,
     policy: Policy,
@@ -159,7 +160,7 @@ struct Decode<'a> {
 
 impl Output<u8> for Decode<'_> {
     fn fast(&mut self, src: &[u8]) -> FastStop {
-        let stop = (self.fast)(src, &mut self.dst[self.written..]);
+        let stop = self.fast.run(src, &mut self.dst[self.written..]);
         self.written += stop.written;
         stop
     }
@@ -175,7 +176,7 @@ impl Output<u8> for Decode<'_> {
 }
 
 struct Count {
-    fast: fn(&[u8]) -> FastStop,
+    fast: Fast<ScanKernel<u8>>,
     written: usize,
     policy: Policy,
     more_input: bool,
@@ -183,7 +184,7 @@ struct Count {
 
 impl Output<u8> for Count {
     fn fast(&mut self, src: &[u8]) -> FastStop {
-        let stop = (self.fast)(src);
+        let stop = self.fast.run(src);
         self.written += stop.written;
         stop
     }
@@ -218,20 +219,45 @@ pub(crate) fn decode(
 ) -> Progress {
     // Shortcuts belong to the fast tiers; the scalar tier stays the plain
     // reference.
-    if k.decode.is_some()
-        && src.len() <= SHORT_ASCII_DECODE
-        && src.len() <= dst.len()
-        && src.is_ascii()
-    {
-        // A short ASCII string: one code point per byte, no kernel call.
-        for (d, &b) in dst.iter_mut().zip(src) {
-            *d = u32::from(b);
+    if let Some(widen) = k.widen() {
+        // A short ASCII string: one code point per byte, no decoder set-up.
+        if src.len() <= WIDEN_MAX && src.is_ascii() {
+            if src.len() <= WIDEN_INLINE && src.len() <= dst.len() {
+                for (d, &b) in dst.iter_mut().zip(src) {
+                    *d = u32::from(b);
+                }
+                return done(src.len(), src.len());
+            }
+            if src.len() <= dst.len() {
+                return widen_ascii(widen, src, dst);
+            }
         }
-        return done(src.len(), src.len());
     }
-    match k.decode {
+    decode_any(k, src, dst, policy, more_input)
+}
+
+/// Widens an all-ASCII `src` that fits in `dst`. Out of line, so that
+/// [`decode`] ends in a tail call on every path and saves no registers.
+#[inline(never)]
+fn widen_ascii(widen: Fast<WidenKernel>, src: &[u8], dst: &mut [u32]) -> Progress {
+    let fits = widen.run(src, dst);
+    debug_assert!(fits, "checked by the caller");
+    done(src.len(), src.len())
+}
+
+/// [`decode`] past the ASCII shortcut. Out of line, so that the shortcut
+/// saves no registers for the kernel calls and the error handling.
+#[inline(never)]
+fn decode_any(
+    k: &Kernels,
+    src: &[u8],
+    dst: &mut [u32],
+    policy: Policy,
+    more_input: bool,
+) -> Progress {
+    match k.decode() {
         Some(fast) if !tiny_for_decoding(src) => {
-            let stop = fast(src, dst);
+            let stop = fast.run(src, dst);
             if stop.flagged.is_none() && stop.read == src.len() {
                 return done(stop.read, stop.written);
             }
@@ -242,7 +268,7 @@ pub(crate) fn decode(
     }
 }
 
-#[inline(never)]
+#[inline]
 fn decode_short(src: &[u8], dst: &mut [u32], policy: Policy, more_input: bool) -> Progress {
     let (read, written) = prefix::decode_prefix(src, dst);
     if read == src.len() {
@@ -256,7 +282,7 @@ fn decode_short(src: &[u8], dst: &mut [u32], policy: Policy, more_input: bool) -
 /// The rest of a decode after the kernel's first `stop` short of the end.
 #[inline(never)]
 fn decode_rest(
-    fast: DecodeKernel,
+    fast: Fast<DecodeKernel>,
     src: &[u8],
     dst: &mut [u32],
     policy: Policy,
@@ -292,14 +318,14 @@ fn after_prefix(p: Progress, read: usize, written: usize) -> Progress {
 }
 
 pub(crate) fn count(k: &Kernels, src: &[u8], policy: Policy, more_input: bool) -> Progress {
-    if k.count.is_some() && short_ascii(src) {
+    if k.count().is_some() && short_ascii(src) {
         return Progress {
             status: Status::Done,
             read: src.len(),
             written: src.len(),
         };
     }
-    let Some(fast) = k.count else {
+    let Some(fast) = k.count() else {
         return scalar_decode::decode(src, &mut CountSink::default(), policy, more_input);
     };
     if tiny_for_validation(src) {
@@ -310,7 +336,7 @@ pub(crate) fn count(k: &Kernels, src: &[u8], policy: Policy, more_input: bool) -
         let p = scalar_decode::decode(&src[read..], &mut CountSink::default(), policy, more_input);
         return after_prefix(p, read, written);
     }
-    let stop = fast(src);
+    let stop = fast.run(src);
     if stop.flagged.is_none() && stop.read == src.len() {
         return done(stop.read, stop.written);
     }
@@ -324,7 +350,7 @@ pub(crate) fn count(k: &Kernels, src: &[u8], policy: Policy, more_input: bool) -
 }
 
 struct Encode<'a> {
-    fast: fn(&[u32], &mut [u8]) -> FastStop,
+    fast: Fast<EncodeKernel>,
     dst: &'a mut [u8],
     written: usize,
     policy: EncodePolicy,
@@ -332,7 +358,7 @@ struct Encode<'a> {
 
 impl Output<u32> for Encode<'_> {
     fn fast(&mut self, src: &[u32]) -> FastStop {
-        let stop = (self.fast)(src, &mut self.dst[self.written..]);
+        let stop = self.fast.run(src, &mut self.dst[self.written..]);
         self.written += stop.written;
         stop
     }
@@ -348,14 +374,14 @@ impl Output<u32> for Encode<'_> {
 }
 
 struct EncodedLen {
-    fast: fn(&[u32]) -> FastStop,
+    fast: Fast<ScanKernel<u32>>,
     written: usize,
     policy: EncodePolicy,
 }
 
 impl Output<u32> for EncodedLen {
     fn fast(&mut self, src: &[u32]) -> FastStop {
-        let stop = (self.fast)(src);
+        let stop = self.fast.run(src);
         self.written += stop.written;
         stop
     }
@@ -370,7 +396,7 @@ impl Output<u32> for EncodedLen {
 }
 
 pub(crate) fn encode(k: &Kernels, src: &[u32], dst: &mut [u8], policy: EncodePolicy) -> Progress {
-    let Some(fast) = k.encode.filter(|_| src.len() >= SHORT) else {
+    let Some(fast) = k.encode().filter(|_| src.len() >= SHORT) else {
         return scalar_encode::encode(src, &mut SliceSink::new(dst), policy);
     };
     let mut out = Encode {
@@ -384,7 +410,7 @@ pub(crate) fn encode(k: &Kernels, src: &[u32], dst: &mut [u8], policy: EncodePol
 }
 
 pub(crate) fn encoded_len(k: &Kernels, src: &[u32], policy: EncodePolicy) -> Progress {
-    let Some(fast) = k.encoded_len.filter(|_| src.len() >= SHORT) else {
+    let Some(fast) = k.encoded_len().filter(|_| src.len() >= SHORT) else {
         return scalar_encode::encode(src, &mut CountSink::default(), policy);
     };
     let mut out = EncodedLen {

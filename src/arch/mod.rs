@@ -13,12 +13,15 @@
 //! for tests and benchmarks.
 
 mod driver;
+mod kernels;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 
 use core::sync::atomic::{AtomicPtr, Ordering};
 
 use crate::{EncodePolicy, Policy, Progress};
+use kernels::SCALAR;
+pub(crate) use kernels::{Kernels, Table};
 
 /// Where a fast kernel stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,30 +36,6 @@ pub(crate) struct FastStop {
     /// or for lack of output room.
     pub flagged: Option<usize>,
 }
-
-pub(crate) type DecodeKernel = fn(&[u8], &mut [u32]) -> FastStop;
-type EncodeKernel = fn(&[u32], &mut [u8]) -> FastStop;
-
-/// A set of fast kernels. `None` entries fall back to the scalar core.
-pub(crate) struct Kernels {
-    tier: Tier,
-    validate: Option<fn(&[u8]) -> FastStop>,
-    decode: Option<DecodeKernel>,
-    count: Option<fn(&[u8]) -> FastStop>,
-    encode: Option<EncodeKernel>,
-    encoded_len: Option<fn(&[u32]) -> FastStop>,
-    count_leads: Option<fn(&[u8]) -> usize>,
-}
-
-static SCALAR: Kernels = Kernels {
-    tier: Tier::Scalar,
-    validate: None,
-    decode: None,
-    count: None,
-    encode: None,
-    encoded_len: None,
-    count_leads: None,
-};
 
 /// An instruction-set tier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -107,7 +86,7 @@ pub struct Engine {
 
 impl core::fmt::Debug for Engine {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_tuple("Engine").field(&self.kernels.tier).finish()
+        f.debug_tuple("Engine").field(&self.kernels.tier()).finish()
     }
 }
 
@@ -145,7 +124,7 @@ impl Engine {
 
     /// The tier this engine runs.
     pub fn tier(&self) -> Tier {
-        self.kernels.tier
+        self.kernels.tier()
     }
 
     /// See [`crate::validate_chunk`].
@@ -178,8 +157,8 @@ impl Engine {
 
     /// See [`crate::count_valid`].
     pub fn count_valid(&self, src: &[u8]) -> usize {
-        match self.kernels.count_leads {
-            Some(fast) => fast(src),
+        match self.kernels.count_leads() {
+            Some(fast) => fast.run(src),
             None => crate::scalar::validate::count_leads(src),
         }
     }

@@ -4,3 +4,4 @@ pub(crate) mod avx2;
 pub(crate) mod avx512;
 pub(crate) mod sse;
 mod tables;
+mod widen;

@@ -24,16 +24,23 @@ mod two;
 mod ucs4;
 mod utf8;
 
-use crate::arch::{FastStop, Kernels, Tier};
+use crate::arch::{Kernels, Table, Tier};
 
-static KERNELS: Kernels = Kernels {
-    tier: Tier::Avx2,
-    validate: Some(validate),
-    decode: Some(decode),
-    count: Some(count),
-    encode: Some(encode),
-    encoded_len: Some(encoded_len),
-    count_leads: Some(count_leads),
+static KERNELS: Kernels = {
+    let table = Table {
+        validate: utf8::validate::<false>,
+        decode: utf8::decode,
+        count: utf8::validate::<true>,
+        encode: ucs4::encode::<false>,
+        encoded_len: ucs4::measure,
+        count_leads: utf8::count_leads,
+        widen: super::widen::avx2,
+    };
+    // SAFETY: every entry is a kernel of this tier, sound on any CPU with
+    // the features `detected` checks for any input and any output pointer
+    // valid for `cap` units; `kernels()` hands the table out only after
+    // that check.
+    unsafe { Kernels::new(Tier::Avx2, table) }
 };
 
 fn detected() -> bool {
@@ -45,37 +52,4 @@ fn detected() -> bool {
 /// The table, if this CPU has every feature the kernels are compiled for.
 pub(crate) fn kernels() -> Option<&'static Kernels> {
     detected().then_some(&KERNELS)
-}
-
-// SAFETY (all wrappers): only reachable through KERNELS, which `kernels()`
-// hands out only after confirming every target feature the kernels enable.
-
-fn validate(src: &[u8]) -> FastStop {
-    // SAFETY: see above.
-    unsafe { utf8::validate::<false>(src) }
-}
-
-fn count(src: &[u8]) -> FastStop {
-    // SAFETY: see above.
-    unsafe { utf8::validate::<true>(src) }
-}
-
-fn count_leads(src: &[u8]) -> usize {
-    // SAFETY: see above.
-    unsafe { utf8::count_leads(src) }
-}
-
-fn decode(src: &[u8], dst: &mut [u32]) -> FastStop {
-    // SAFETY: see above.
-    unsafe { utf8::decode(src, dst.as_mut_ptr(), dst.len()) }
-}
-
-fn encode(src: &[u32], dst: &mut [u8]) -> FastStop {
-    // SAFETY: see above.
-    unsafe { ucs4::encode::<false>(src, dst.as_mut_ptr(), dst.len()) }
-}
-
-fn encoded_len(src: &[u32]) -> FastStop {
-    // SAFETY: see above.
-    unsafe { ucs4::measure(src) }
 }

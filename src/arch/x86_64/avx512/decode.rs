@@ -193,44 +193,6 @@ unsafe fn emit(block: __m512i, next: __m512i, leads: u64, all_ascii: bool, out: 
     n
 }
 
-/// Widens `src` (at most 64 bytes) if it is all ASCII; returns whether it
-/// was. A small function of its own, so that short strings do not pay for
-/// the full decoder's set-up.
-///
-/// # Safety
-/// The CPU must support the enabled features; `0 < src.len() <= 64`;
-/// `out` has room for `src.len()` code points.
-#[target_feature(enable = "avx512f,avx512bw")]
-#[inline(never)]
-pub(super) unsafe fn widen_short_ascii(src: &[u8], out: *mut u32) -> bool {
-    let len = src.len();
-    // SAFETY: 0 < len <= 64.
-    let block = unsafe { load_block(src.as_ptr(), 0, len) };
-    if non_ascii(block) != 0 {
-        return false;
-    }
-    let lanes = low_bits(len);
-    let parts = [
-        _mm512_castsi512_si128(block),
-        _mm512_extracti32x4_epi32::<1>(block),
-        _mm512_extracti32x4_epi32::<2>(block),
-        _mm512_extracti32x4_epi32::<3>(block),
-    ];
-    for (k, part) in parts.into_iter().enumerate() {
-        // SAFETY: room for len code points; lanes at or past len are masked
-        // off (a store with no lanes touches nothing, hence the wrapping
-        // address).
-        unsafe {
-            _mm512_mask_storeu_epi32(
-                out.wrapping_add(16 * k).cast(),
-                (lanes >> (16 * k)) as u16,
-                _mm512_cvtepu8_epi32(part),
-            )
-        };
-    }
-    true
-}
-
 /// Decodes the longest valid prefix of `src`.
 ///
 /// # Safety

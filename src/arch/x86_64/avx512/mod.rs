@@ -13,16 +13,23 @@ mod decode;
 mod ucs4;
 mod utf8;
 
-use crate::arch::{FastStop, Kernels, Tier};
+use crate::arch::{Kernels, Table, Tier};
 
-static KERNELS: Kernels = Kernels {
-    tier: Tier::Avx512,
-    validate: Some(validate),
-    decode: Some(decode),
-    count: Some(count),
-    encode: Some(encode),
-    encoded_len: Some(encoded_len),
-    count_leads: Some(count_leads),
+static KERNELS: Kernels = {
+    let table = Table {
+        validate: utf8::validate,
+        decode: decode::decode,
+        count: utf8::count,
+        encode: ucs4::encode,
+        encoded_len: ucs4::encoded_len,
+        count_leads: utf8::count_leads,
+        widen: super::widen::avx512,
+    };
+    // SAFETY: every entry is a kernel of this tier, sound on any CPU with
+    // the features `detected` checks for any input and any output pointer
+    // valid for `cap` units; `kernels()` hands the table out only after
+    // that check.
+    unsafe { Kernels::new(Tier::Avx512, table) }
 };
 
 fn detected() -> bool {
@@ -36,57 +43,6 @@ fn detected() -> bool {
 }
 
 /// The table, if this CPU has every feature the kernels are compiled for.
-/// The safe wrappers below are reachable only through it.
 pub(crate) fn kernels() -> Option<&'static Kernels> {
     detected().then_some(&KERNELS)
-}
-
-// SAFETY (all five wrappers): they are only reachable through KERNELS, which
-// `kernels()` hands out only after confirming every target feature the
-// kernels enable.
-
-fn validate(src: &[u8]) -> FastStop {
-    // SAFETY: see above (and the length for the one-block function).
-    unsafe {
-        if src.len() <= 64 {
-            utf8::validate_one_block(src)
-        } else {
-            utf8::validate(src)
-        }
-    }
-}
-
-fn decode(src: &[u8], dst: &mut [u32]) -> FastStop {
-    let (len, out) = (src.len(), dst.as_mut_ptr());
-    // SAFETY: see above; a short all-ASCII input fits when len <= dst.len().
-    unsafe {
-        if len != 0 && len <= 64 && len <= dst.len() && decode::widen_short_ascii(src, out) {
-            return FastStop {
-                read: len,
-                written: len,
-                flagged: None,
-            };
-        }
-        decode::decode(src, out, dst.len())
-    }
-}
-
-fn count(src: &[u8]) -> FastStop {
-    // SAFETY: see above.
-    unsafe { utf8::count(src) }
-}
-
-fn count_leads(src: &[u8]) -> usize {
-    // SAFETY: see above.
-    unsafe { utf8::count_leads(src) }
-}
-
-fn encode(src: &[u32], dst: &mut [u8]) -> FastStop {
-    // SAFETY: see above.
-    unsafe { ucs4::encode(src, dst.as_mut_ptr(), dst.len()) }
-}
-
-fn encoded_len(src: &[u32]) -> FastStop {
-    // SAFETY: see above.
-    unsafe { ucs4::encoded_len(src) }
 }

@@ -288,6 +288,14 @@ pub(super) unsafe fn encoded_len(src: &[u32]) -> FastStop {
             // SAFETY: units i..i+64 are in bounds (i + 64 <= end <= len).
             let [a, b, c, d] =
                 unsafe { [0, 16, 32, 48].map(|o| _mm512_loadu_si512(ptr.add(i + o).cast())) };
+            // Text that is not mostly ASCII pays for one test of `a`.
+            let not_ascii = |v| _mm512_test_epi32_mask(v, set1(0xFFFF_FF80)) != 0;
+            if !not_ascii(a) && !not_ascii(_mm512_or_si512(_mm512_or_si512(b, c), d)) {
+                // All ASCII: one byte each, without the length lookups.
+                total += 64;
+                i += 64;
+                continue;
+            }
             let worst = _mm512_max_epu32(
                 _mm512_max_epu32(scalar_distance(a), scalar_distance(b)),
                 _mm512_max_epu32(scalar_distance(c), scalar_distance(d)),

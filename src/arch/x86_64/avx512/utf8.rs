@@ -159,6 +159,10 @@ unsafe fn skip_ascii_runs(
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 pub(super) unsafe fn validate(src: &[u8]) -> FastStop {
     let (ptr, len) = (src.as_ptr(), src.len());
+    if len <= 64 {
+        // SAFETY: the length is checked.
+        return unsafe { validate_one_block(src) };
+    }
     let mut prev = _mm512_setzero_si512();
     let mut i = 0;
     while i < len {

@@ -11,16 +11,23 @@ mod decode;
 mod ucs4;
 mod utf8;
 
-use crate::arch::{FastStop, Kernels, Tier};
+use crate::arch::{Kernels, Table, Tier};
 
-static KERNELS: Kernels = Kernels {
-    tier: Tier::Sse42,
-    validate: Some(validate),
-    decode: Some(decode),
-    count: Some(count),
-    encode: Some(encode),
-    encoded_len: Some(encoded_len),
-    count_leads: Some(count_leads),
+static KERNELS: Kernels = {
+    let table = Table {
+        validate: utf8::validate::<false>,
+        decode: decode::decode,
+        count: utf8::validate::<true>,
+        encode: ucs4::encode,
+        encoded_len: ucs4::encoded_len,
+        count_leads: utf8::count_leads,
+        widen: super::widen::sse41,
+    };
+    // SAFETY: every entry is a kernel of this tier, sound on any CPU with
+    // the features `detected` checks for any input and any output pointer
+    // valid for `cap` units; `kernels()` hands the table out only after
+    // that check.
+    unsafe { Kernels::new(Tier::Sse42, table) }
 };
 
 fn detected() -> bool {
@@ -33,37 +40,4 @@ fn detected() -> bool {
 /// The table, if this CPU has every feature the kernels are compiled for.
 pub(crate) fn kernels() -> Option<&'static Kernels> {
     detected().then_some(&KERNELS)
-}
-
-// SAFETY (all wrappers): only reachable through KERNELS, which `kernels()`
-// hands out only after confirming every target feature the kernels enable.
-
-fn validate(src: &[u8]) -> FastStop {
-    // SAFETY: see above.
-    unsafe { utf8::validate::<false>(src) }
-}
-
-fn count(src: &[u8]) -> FastStop {
-    // SAFETY: see above.
-    unsafe { utf8::validate::<true>(src) }
-}
-
-fn count_leads(src: &[u8]) -> usize {
-    // SAFETY: see above.
-    unsafe { utf8::count_leads(src) }
-}
-
-fn decode(src: &[u8], dst: &mut [u32]) -> FastStop {
-    // SAFETY: see above; `dst` provides `dst.len()` writable code points.
-    unsafe { decode::decode(src, dst.as_mut_ptr(), dst.len()) }
-}
-
-fn encode(src: &[u32], dst: &mut [u8]) -> FastStop {
-    // SAFETY: see above; `dst` provides `dst.len()` writable bytes.
-    unsafe { ucs4::encode(src, dst.as_mut_ptr(), dst.len()) }
-}
-
-fn encoded_len(src: &[u32]) -> FastStop {
-    // SAFETY: see above.
-    unsafe { ucs4::encoded_len(src) }
 }

@@ -1,0 +1,176 @@
+//! A tier's table of kernels: pointers straight to its target-feature
+//! functions, so a kernel call is one indirect call with no safe wrapper in
+//! between.
+//!
+//! The pointers are `unsafe fn`s: they need the tier's CPU features. Making
+//! a table is therefore `unsafe` ([`Kernels::new`]), with the promise that
+//! it is only handed out after the CPU check; calling through it is then
+//! safe ([`Fast::run`]), because the methods here supply every other
+//! precondition (an output pointer with its slice's length).
+
+use super::{FastStop, Tier};
+
+/// Decodes a valid prefix of `src` into the `cap` code points at `out`.
+pub(crate) type DecodeKernel = unsafe fn(src: &[u8], out: *mut u32, cap: usize) -> FastStop;
+/// Encodes a valid prefix of `src` into the `cap` bytes at `out`.
+pub(crate) type EncodeKernel = unsafe fn(src: &[u32], out: *mut u8, cap: usize) -> FastStop;
+/// Validates, counts or measures a valid prefix of `src`.
+pub(crate) type ScanKernel<In> = unsafe fn(src: &[In]) -> FastStop;
+/// Counts the lead bytes of `src`.
+pub(crate) type LeadsKernel = unsafe fn(src: &[u8]) -> usize;
+/// Zero-extends each byte of `src` (at most [`WIDEN_MAX`]) into the
+/// `src.len()` code points at `out`: decoding, when `src` is all ASCII.
+pub(crate) type WidenKernel = unsafe fn(src: &[u8], out: *mut u32);
+
+/// The longest input a [`WidenKernel`] takes.
+pub(crate) const WIDEN_MAX: usize = 64;
+
+/// One kernel of a table that was handed out, hence callable on this CPU.
+/// Only [`Kernels`]' accessors make one.
+#[derive(Clone, Copy)]
+pub(crate) struct Fast<F>(F);
+
+/// A set of fast kernels; `None` entries fall back to the scalar core.
+pub(crate) struct Kernels {
+    tier: Tier,
+    validate: Option<ScanKernel<u8>>,
+    decode: Option<DecodeKernel>,
+    count: Option<ScanKernel<u8>>,
+    encode: Option<EncodeKernel>,
+    encoded_len: Option<ScanKernel<u32>>,
+    count_leads: Option<LeadsKernel>,
+    widen: Option<WidenKernel>,
+}
+
+/// The kernels of a tier that has every operation, in [`Kernels`]' order.
+pub(crate) struct Table {
+    pub validate: ScanKernel<u8>,
+    pub decode: DecodeKernel,
+    pub count: ScanKernel<u8>,
+    pub encode: EncodeKernel,
+    pub encoded_len: ScanKernel<u32>,
+    pub count_leads: LeadsKernel,
+    pub widen: WidenKernel,
+}
+
+/// The scalar tier: no kernels, every operation runs the reference core.
+pub(crate) static SCALAR: Kernels = Kernels {
+    tier: Tier::Scalar,
+    validate: None,
+    decode: None,
+    count: None,
+    encode: None,
+    encoded_len: None,
+    count_leads: None,
+    widen: None,
+};
+
+impl Kernels {
+    /// The table of a vector tier.
+    ///
+    /// # Safety
+    /// Every kernel must be sound to call, with the arguments its type
+    /// documents, on any CPU that has `tier`'s features, and the table must
+    /// be handed out only after checking that this CPU has them.
+    pub(crate) const unsafe fn new(tier: Tier, t: Table) -> Kernels {
+        Kernels {
+            tier,
+            validate: Some(t.validate),
+            decode: Some(t.decode),
+            count: Some(t.count),
+            encode: Some(t.encode),
+            encoded_len: Some(t.encoded_len),
+            count_leads: Some(t.count_leads),
+            widen: Some(t.widen),
+        }
+    }
+
+    pub(crate) fn tier(&self) -> Tier {
+        self.tier
+    }
+
+    #[inline(always)]
+    pub(crate) fn validate(&self) -> Option<Fast<ScanKernel<u8>>> {
+        self.validate.map(Fast)
+    }
+
+    #[inline(always)]
+    pub(crate) fn decode(&self) -> Option<Fast<DecodeKernel>> {
+        self.decode.map(Fast)
+    }
+
+    #[inline(always)]
+    pub(crate) fn count(&self) -> Option<Fast<ScanKernel<u8>>> {
+        self.count.map(Fast)
+    }
+
+    #[inline(always)]
+    pub(crate) fn encode(&self) -> Option<Fast<EncodeKernel>> {
+        self.encode.map(Fast)
+    }
+
+    #[inline(always)]
+    pub(crate) fn encoded_len(&self) -> Option<Fast<ScanKernel<u32>>> {
+        self.encoded_len.map(Fast)
+    }
+
+    #[inline(always)]
+    pub(crate) fn widen(&self) -> Option<Fast<WidenKernel>> {
+        self.widen.map(Fast)
+    }
+
+    #[inline(always)]
+    pub(crate) fn count_leads(&self) -> Option<Fast<LeadsKernel>> {
+        self.count_leads.map(Fast)
+    }
+}
+
+// SAFETY (every `run` below): a `Fast` comes from a table that was handed
+// out only after its tier's CPU check (`Kernels::new`), and each output
+// pointer is passed with its slice's length.
+
+impl<In> Fast<ScanKernel<In>> {
+    #[inline(always)]
+    pub(crate) fn run(self, src: &[In]) -> FastStop {
+        // SAFETY: see above.
+        unsafe { (self.0)(src) }
+    }
+}
+
+impl Fast<DecodeKernel> {
+    #[inline(always)]
+    pub(crate) fn run(self, src: &[u8], dst: &mut [u32]) -> FastStop {
+        // SAFETY: see above.
+        unsafe { (self.0)(src, dst.as_mut_ptr(), dst.len()) }
+    }
+}
+
+impl Fast<EncodeKernel> {
+    #[inline(always)]
+    pub(crate) fn run(self, src: &[u32], dst: &mut [u8]) -> FastStop {
+        // SAFETY: see above.
+        unsafe { (self.0)(src, dst.as_mut_ptr(), dst.len()) }
+    }
+}
+
+impl Fast<LeadsKernel> {
+    #[inline(always)]
+    pub(crate) fn run(self, src: &[u8]) -> usize {
+        // SAFETY: see above.
+        unsafe { (self.0)(src) }
+    }
+}
+
+impl Fast<WidenKernel> {
+    /// Widens `src` into `dst` if it fits (`src.len()` is at most
+    /// [`WIDEN_MAX`] and `dst`'s); returns whether it did.
+    #[inline(always)]
+    pub(crate) fn run(self, src: &[u8], dst: &mut [u32]) -> bool {
+        let fits = src.len() <= WIDEN_MAX && src.len() <= dst.len();
+        if fits {
+            // SAFETY: see above; the lengths are checked.
+            unsafe { (self.0)(src, dst.as_mut_ptr()) };
+        }
+        fits
+    }
+}

@@ -1,0 +1,155 @@
+//! Widening a short string the driver has found to be all ASCII: one code
+//! point per byte, zero-extended. Each tier's version is a leaf function of
+//! a few loads, widening moves and stores, so that a 64-byte string costs
+//! one indirect call instead of the decoder's set-up (its constants, its
+//! saved registers, its block loop).
+//!
+//! Lengths that are not a multiple of the vector width end with one more
+//! vector over the *last* bytes, overlapping the one before: it rewrites the
+//! same values, so no store lands past `out[len - 1]`. Strings shorter than
+//! one vector go byte by byte.
+
+use core::arch::x86_64::*;
+
+/// Zero-extends each byte of `src` (at most 64) into `out[..src.len()]`.
+///
+/// # Safety
+/// The CPU must support the enabled features; `src.len() <= 64`; `out` is
+/// valid for `src.len()` code points.
+#[target_feature(enable = "sse4.1")]
+pub(super) unsafe fn sse41(src: &[u8], out: *mut u32) {
+    let (ptr, len) = (src.as_ptr(), src.len());
+    if len < 4 {
+        // SAFETY: the caller's contract.
+        unsafe { widen_bytes(src, out) };
+        return;
+    }
+    // SAFETY (each step): bytes i..i+4 lie in src and code points i..i+4 in
+    // out, because i <= len - 4.
+    let step = |i: usize| unsafe {
+        let four = _mm_cvtsi32_si128(ptr.add(i).cast::<i32>().read_unaligned());
+        _mm_storeu_si128(out.add(i).cast(), _mm_cvtepu8_epi32(four));
+    };
+    let mut i = 0;
+    while i + 4 < len {
+        step(i);
+        i += 4;
+    }
+    step(len - 4);
+}
+
+/// [`sse41`] eight bytes at a time.
+///
+/// # Safety
+/// As for [`sse41`].
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn avx2(src: &[u8], out: *mut u32) {
+    let (ptr, len) = (src.as_ptr(), src.len());
+    if len < 8 {
+        // SAFETY: the caller's contract.
+        unsafe { widen_bytes(src, out) };
+        return;
+    }
+    // SAFETY (each step): bytes i..i+8 lie in src and code points i..i+8 in
+    // out, because i <= len - 8.
+    let step = |i: usize| unsafe {
+        let eight = _mm_loadl_epi64(ptr.add(i).cast());
+        _mm256_storeu_si256(out.add(i).cast(), _mm256_cvtepu8_epi32(eight));
+    };
+    let mut i = 0;
+    while i + 8 < len {
+        step(i);
+        i += 8;
+    }
+    step(len - 8);
+}
+
+/// [`sse41`] sixteen bytes at a time, with masked loads and stores (which
+/// touch nothing where the mask is clear) instead of an overlapping tail.
+///
+/// # Safety
+/// As for [`sse41`].
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) unsafe fn avx512(src: &[u8], out: *mut u32) {
+    let len = src.len();
+    let lanes = if len >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << len) - 1
+    };
+    // SAFETY: lanes at or past len are masked off; len <= 64.
+    let block = unsafe { _mm512_maskz_loadu_epi8(lanes, src.as_ptr().cast()) };
+    let parts = [
+        _mm512_castsi512_si128(block),
+        _mm512_extracti32x4_epi32::<1>(block),
+        _mm512_extracti32x4_epi32::<2>(block),
+        _mm512_extracti32x4_epi32::<3>(block),
+    ];
+    for (k, part) in parts.into_iter().enumerate() {
+        // SAFETY: lanes at or past len are masked off, and a store with no
+        // lanes touches nothing (hence the wrapping address).
+        unsafe {
+            _mm512_mask_storeu_epi32(
+                out.wrapping_add(16 * k).cast(),
+                (lanes >> (16 * k)) as u16,
+                _mm512_cvtepu8_epi32(part),
+            )
+        };
+    }
+}
+
+/// The byte-by-byte version, for strings shorter than one vector.
+///
+/// # Safety
+/// `out` is valid for `src.len()` code points.
+#[inline(always)]
+unsafe fn widen_bytes(src: &[u8], out: *mut u32) {
+    for (i, &b) in src.iter().enumerate() {
+        // SAFETY: i < src.len().
+        unsafe { out.add(i).write(u32::from(b)) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each kernel, called directly (the driver only sends it strings
+    /// longer than it widens inline): every length 0..=64 at every output
+    /// offset within a prefilled buffer; all bytes, not only ASCII.
+    #[test]
+    fn widens_every_length_and_touches_nothing_else() {
+        type Widen = unsafe fn(&[u8], *mut u32);
+        let kernels: [(&str, bool, Widen); 3] = [
+            ("sse4.1", std::is_x86_feature_detected!("sse4.1"), sse41),
+            ("avx2", std::is_x86_feature_detected!("avx2"), avx2),
+            (
+                "avx512",
+                std::is_x86_feature_detected!("avx512f")
+                    && std::is_x86_feature_detected!("avx512bw"),
+                avx512,
+            ),
+        ];
+        let bytes: Vec<u8> = (0..80u8).map(|i| i.wrapping_mul(37) ^ 0x5A).collect();
+        for (name, available, widen) in kernels {
+            if !available {
+                eprintln!("skipped {name}: this CPU lacks it");
+                continue;
+            }
+            for len in 0..=64 {
+                for offset in 0..16 {
+                    let src = &bytes[offset..offset + len];
+                    let mut out = vec![0xAAAA_AAAAu32; offset + len + 16];
+                    // SAFETY: the CPU has the features (checked above); out
+                    // has room for len code points at offset; len <= 64.
+                    unsafe { widen(src, out.as_mut_ptr().add(offset)) };
+                    let mut expected = vec![0xAAAA_AAAAu32; out.len()];
+                    for (e, &b) in expected[offset..].iter_mut().zip(src) {
+                        *e = u32::from(b);
+                    }
+                    assert_eq!(out, expected, "{name} len {len} offset {offset}");
+                }
+            }
+        }
+    }
+}
