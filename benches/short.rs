@@ -2,7 +2,7 @@
 //! per call, u8x against simdutf, simdutf8 and std, over 4096 different
 //! strings of each length cut (at character boundaries) from a lipsum text.
 //!
-//! cargo bench --bench short [-- --quick]
+//! cargo bench --bench short [-- --quick] [--tier avx2]
 
 use std::hint::black_box;
 use std::path::Path;
@@ -10,12 +10,22 @@ use std::time::Instant;
 
 type Call = Box<dyn Fn(&[u8], &mut [u32]) -> usize>;
 
-fn calls() -> Vec<(&'static str, Call)> {
-    vec![
-        (
-            "u8x validate",
-            Box::new(|s, _| u8x::validate(s).is_ok() as usize),
+/// u8x's calls go through `engine` when a tier is forced (`--tier avx2`,
+/// to set beside `SIMDUTF_FORCE_IMPLEMENTATION=haswell`), else through the
+/// free functions, as a C caller's do.
+fn calls(engine: Option<u8x::Engine>) -> Vec<(&'static str, Call)> {
+    let (validate, decode): (Call, Call) = match engine {
+        Some(e) => (
+            Box::new(move |s, _| (e.validate_chunk(s, false).status == u8x::Status::Done) as usize),
+            Box::new(move |s, d| e.decode_ucs4(s, d, u8x::Policy::Strict, false).written),
         ),
+        None => (
+            Box::new(|s, _| u8x::validate(s).is_ok() as usize),
+            Box::new(|s, d| u8x::decode_ucs4(s, d, u8x::Policy::Strict, false).written),
+        ),
+    };
+    vec![
+        ("u8x validate", validate),
         (
             "simdutf validate",
             Box::new(|s, _| simdutf::validate_utf8(s) as usize),
@@ -28,10 +38,7 @@ fn calls() -> Vec<(&'static str, Call)> {
             "std validate",
             Box::new(|s, _| std::str::from_utf8(s).is_ok() as usize),
         ),
-        (
-            "u8x decode",
-            Box::new(|s, d| u8x::decode_ucs4(s, d, u8x::Policy::Strict, false).written),
-        ),
+        ("u8x decode", decode),
         (
             "simdutf decode",
             // SAFETY: `d` has room for 64 code points and `s` is at most 64 bytes.
@@ -43,7 +50,25 @@ fn calls() -> Vec<(&'static str, Call)> {
 }
 
 fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
+    let args: Vec<String> = std::env::args().collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    let tier = args
+        .iter()
+        .position(|a| a == "--tier")
+        .and_then(|i| args.get(i + 1));
+    let engine = tier.map(|name| {
+        let tier = match name.as_str() {
+            "scalar" => u8x::Tier::Scalar,
+            "sse42" => u8x::Tier::Sse42,
+            "avx2" => u8x::Tier::Avx2,
+            "avx512" => u8x::Tier::Avx512,
+            other => panic!("unknown tier {other}: scalar, sse42, avx2 or avx512"),
+        };
+        u8x::Engine::new(tier).unwrap_or_else(|| panic!("this CPU lacks {tier:?}"))
+    });
+    if let Some(e) = engine {
+        println!("u8x tier forced: {:?}", e.tier());
+    }
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/lipsum");
     let lengths = [0usize, 1, 4, 8, 16, 24, 32, 48, 64];
     println!(
@@ -61,7 +86,7 @@ fn main() {
             print!("{len:>7}");
         }
         println!();
-        let calls = calls();
+        let calls = calls(engine);
         for (name, call) in &calls {
             print!("{name:<20}");
             for len in lengths {

@@ -23,6 +23,7 @@ mod steps;
 mod two;
 mod ucs4;
 mod utf8;
+mod window;
 
 use crate::arch::{Kernels, Table, Tier};
 

@@ -12,6 +12,7 @@
 use core::arch::x86_64::*;
 
 use super::utf8::store_lanes;
+use super::window::Window;
 
 /// Stores the first `n` lanes of `v` at `out`, `left` code points (n or
 /// more) before the end of the output being written: with one whole-vector
@@ -66,20 +67,20 @@ fn pair_values(t: __m256i) -> __m256i {
 /// store.
 ///
 /// # Safety
-/// `window` points to 48 readable bytes, and no byte of its first 32 is
+/// `window` is registers or points to 48 readable bytes, and no byte of its first 32 is
 /// 0xE0 or above; `out` has room for `leads.count_ones()` code points, and
 /// with `slack` (see `emit`) for 7 more and a lead among positions 24-31
 /// (so the last group's extra lanes are at most 7).
 #[target_feature(enable = "avx2,popcnt")]
 #[inline]
-pub(super) unsafe fn emit_two(window: *const u8, leads: u32, out: *mut u32, slack: bool) -> usize {
-    // SAFETY: bytes 0..33 of the 48 readable.
-    let (x, y) = unsafe {
-        (
-            _mm256_loadu_si256(window.cast()),
-            _mm256_loadu_si256(window.add(1).cast()),
-        )
-    };
+pub(super) unsafe fn emit_two(
+    window: impl Window,
+    leads: u32,
+    out: *mut u32,
+    slack: bool,
+) -> usize {
+    // SAFETY: the caller's promise for the window.
+    let (x, y) = unsafe { window.pairs() };
     // Positions 0-7 and 16-23, then 8-15 and 24-31.
     let lo = pair_values(_mm256_unpacklo_epi8(y, x));
     let hi = pair_values(_mm256_unpackhi_epi8(y, x));

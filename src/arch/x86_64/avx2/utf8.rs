@@ -3,10 +3,12 @@
 use core::arch::x86_64::*;
 use core::mem::transmute;
 
+use super::super::partial::chunk16;
 use super::super::tables::{self, splat};
 use super::quads::{emit_quads, fits};
 use super::steps::emit_steps;
 use super::two::emit_two;
+use super::window::{Tail, Window};
 use crate::arch::{count_until_error, restart_point, FastStop};
 
 const fn bytes(f: [u8; 32]) -> __m256i {
@@ -100,10 +102,7 @@ fn load_block(src: &[u8], i: usize) -> __m256i {
         // SAFETY: bytes i..i+32 are in bounds.
         unsafe { _mm256_loadu_si256(src.as_ptr().add(i).cast()) }
     } else {
-        let mut tail = [0u8; 32];
-        tail[..src.len() - i].copy_from_slice(&src[i..]);
-        // SAFETY: reads the 32-byte local array.
-        unsafe { _mm256_loadu_si256(tail.as_ptr().cast()) }
+        _mm256_set_m128i(chunk16(src, i + 16), chunk16(src, i))
     }
 }
 
@@ -294,11 +293,11 @@ static LEFT_PACK: [[u32; 8]; 256] = {
 /// front with one permute.
 ///
 /// # Safety
-/// `window` points to 48 readable bytes; `out` has room for
-/// `leads.count_ones()` code points, and with `slack` for 7 more.
+/// `window` is registers or points to 48 readable bytes; `out` has room
+/// for `leads.count_ones()` code points, and with `slack` for 7 more.
 #[target_feature(enable = "avx2,popcnt")]
 #[inline]
-unsafe fn emit(window: *const u8, leads: u32, out: *mut u32, slack: bool) -> usize {
+unsafe fn emit(window: impl Window, leads: u32, out: *mut u32, slack: bool) -> usize {
     let total = leads.count_ones() as usize;
     let mut written = 0;
     for g in 0..4 {
@@ -308,9 +307,8 @@ unsafe fn emit(window: *const u8, leads: u32, out: *mut u32, slack: bool) -> usi
         }
         // Both 128-bit lanes get the 16 bytes from position 8g (a broadcast
         // load needs no shuffle port); the upper lane's pattern starts 4 on.
-        // SAFETY: 8g + 16 <= 40 <= 48 readable bytes.
-        let data =
-            unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(window.add(8 * g).cast())) };
+        // SAFETY: the caller's promise for the window.
+        let data = _mm256_broadcastsi128_si256(unsafe { window.group(g) });
         let candidates = assemble(_mm256_shuffle_epi8(data, FOUR_FROM_EACH));
         // SAFETY: the index is a valid row of the table.
         let pack = unsafe { _mm256_loadu_si256(LEFT_PACK[mask as usize].as_ptr().cast()) };
@@ -527,14 +525,6 @@ unsafe fn decode_with<const STEPS: bool>(src: &[u8], out: *mut u32, cap: usize) 
             // SAFETY: room for n was checked above.
             unsafe { emit_ascii(rest, n, out.add(written)) };
         } else {
-            let mut tail = [0u8; 48];
-            let window = if len - i >= 48 {
-                // SAFETY: (for `emit`) bytes i..i+48 are in bounds.
-                unsafe { src.as_ptr().add(i) }
-            } else {
-                tail[..len - i].copy_from_slice(&src[i..]);
-                tail.as_ptr()
-            };
             // Whether a group may store all 8 lanes even past this block's
             // output: when the next block is whole and well-formed it
             // writes at least 7 code points right after (8 characters start
@@ -542,15 +532,27 @@ unsafe fn decode_with<const STEPS: bool>(src: &[u8], out: *mut u32, cap: usize) 
             // only its last 3 bytes), and with room for all of them it does
             // not stop early.
             let slack = block_flags | next_flags == 0 && len - i >= 64 && cap - written >= n + 32;
-            // SAFETY: `window` has 48 readable bytes; room for n was checked,
-            // and for 7 more with `slack`.
+            // SAFETY: room for n was checked, and for 7 more with `slack`;
+            // the window has 48 readable bytes, or is registers.
             unsafe {
-                if narrow {
-                    emit_two(window, leads, out.add(written), slack)
-                } else if slack && fits(leads) {
-                    emit_quads(window, leads, out.add(written))
+                if len - i < 48 {
+                    // The last block or two (no slack): the rest of the
+                    // input in registers.
+                    let window = Tail::new(src, i);
+                    if narrow {
+                        emit_two(window, leads, out.add(written), false)
+                    } else {
+                        emit(window, leads, out.add(written), false)
+                    }
                 } else {
-                    emit(window, leads, out.add(written), slack)
+                    let window = src.as_ptr().add(i);
+                    if narrow {
+                        emit_two(window, leads, out.add(written), slack)
+                    } else if slack && fits(leads) {
+                        emit_quads(window, leads, out.add(written))
+                    } else {
+                        emit(window, leads, out.add(written), slack)
+                    }
                 }
             };
         }

@@ -25,6 +25,8 @@
 
 use core::arch::x86_64::*;
 
+use super::super::partial::chunk16;
+
 use super::utf8::{
     check_block, ends_incomplete, flagged_bytes, four_leads, four_valid, load_block, load_four,
     non_ascii,
@@ -152,15 +154,13 @@ static STEPS: [u32; 4096] = {
 #[target_feature(enable = "ssse3,sse4.1")]
 #[inline]
 fn leads64(src: &[u8], at: usize) -> u64 {
-    let mut tail = [0u8; 64];
-    let bytes = if src.len() - at >= 64 {
-        &src[at..at + 64]
+    let blocks = if src.len() - at >= 64 {
+        // SAFETY: bytes at..at+64 are in bounds.
+        unsafe { load_four(src, at) }
     } else {
-        tail[..src.len() - at].copy_from_slice(&src[at..]);
-        &tail[..]
+        [0, 16, 32, 48].map(|o| chunk16(src, at + o))
     };
-    // SAFETY: `bytes` holds 64 bytes.
-    four_leads(unsafe { load_four(bytes, 0) })
+    four_leads(blocks)
 }
 
 /// Code points from 32-bit lanes holding a character's bytes, last byte

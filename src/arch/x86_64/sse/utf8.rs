@@ -11,6 +11,8 @@
 //! find the first bad byte. All-ASCII runs are skipped 128 bytes a test.
 
 use core::arch::x86_64::*;
+
+use super::super::partial::chunk16;
 use core::mem::transmute;
 
 use super::super::tables::{self, splat};
@@ -95,10 +97,7 @@ pub(super) fn load_block(src: &[u8], i: usize) -> __m128i {
         // SAFETY: bytes i..i+16 are in bounds.
         unsafe { _mm_loadu_si128(src.as_ptr().add(i).cast()) }
     } else {
-        let mut tail = [0u8; 16];
-        tail[..src.len() - i].copy_from_slice(&src[i..]);
-        // SAFETY: reads the 16-byte local array.
-        unsafe { _mm_loadu_si128(tail.as_ptr().cast()) }
+        chunk16(src, i)
     }
 }
 
