@@ -246,8 +246,10 @@ fn widen_ascii(widen: Fast<WidenKernel>, src: &[u8], dst: &mut [u32]) -> Progres
     done(src.len(), src.len())
 }
 
-/// [`decode`] past the ASCII shortcut. Out of line, so that the shortcut
-/// saves no registers for the kernel calls and the error handling.
+/// [`decode`] past the ASCII shortcut. Out of line, so that the kernel
+/// calls and the error handling do not grow the inlined entry point (it
+/// still saves six registers: this call takes stack arguments, so it is not
+/// a tail call).
 #[inline(never)]
 fn decode_any(
     k: &Kernels,
