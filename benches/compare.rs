@@ -35,6 +35,7 @@ type DecodeRc = Rc<dyn Fn(&[u8], &mut [u32], Policy) -> Progress>;
 type CountRc = Rc<dyn Fn(&[u8], Policy) -> Progress>;
 type EncodeRc = Rc<dyn Fn(&[u32], &mut [u8], EncodePolicy) -> Progress>;
 type EncodedLenRc = Rc<dyn Fn(&[u32], EncodePolicy) -> Progress>;
+type CountValidRc = Rc<dyn Fn(&[u8]) -> usize>;
 
 /// One way of calling u8x: the public API, or one forced tier.
 #[derive(Clone)]
@@ -45,6 +46,7 @@ struct U8xVariant {
     count: CountRc,
     encode: EncodeRc,
     encoded_len: EncodedLenRc,
+    count_valid: CountValidRc,
 }
 
 impl U8xVariant {
@@ -57,6 +59,7 @@ impl U8xVariant {
             count: Rc::new(|s, p| u8x::count(s, p, false)),
             encode: Rc::new(u8x::encode),
             encoded_len: Rc::new(u8x::encoded_len),
+            count_valid: Rc::new(u8x::count_valid),
         }
     }
 
@@ -72,6 +75,7 @@ impl U8xVariant {
             count: Rc::new(move |s, p| e.count(s, p, false)),
             encode: Rc::new(move |u, d, p| e.encode(u, d, p)),
             encoded_len: Rc::new(move |u, p| e.encoded_len(u, p)),
+            count_valid: Rc::new(move |s| e.count_valid(s)),
         }
     }
 }
@@ -79,7 +83,13 @@ impl U8xVariant {
 /// The u8x columns, in order: the public API first (the reference the
 /// peers' outputs are checked against), then every other tier this CPU can
 /// run, forced. A new tier in `u8x::Tier::ALL` shows up here by itself.
-fn u8x_variants() -> Vec<U8xVariant> {
+/// With `--tier`, only that tier, forced (to set beside
+/// `SIMDUTF_FORCE_IMPLEMENTATION`).
+fn u8x_variants(only: Option<Tier>) -> Vec<U8xVariant> {
+    if let Some(tier) = only {
+        let e = Engine::new(tier).unwrap_or_else(|| panic!("this CPU lacks {tier:?}"));
+        return vec![U8xVariant::engine(tier_column(tier), e)];
+    }
     let mut v = vec![U8xVariant::public_api()];
     let best = Engine::best().tier();
     for tier in Tier::ALL {
@@ -87,11 +97,14 @@ fn u8x_variants() -> Vec<U8xVariant> {
             continue;
         }
         if let Some(e) = Engine::new(tier) {
-            let name = format!("u8x {}", format!("{tier:?}").to_lowercase());
-            v.push(U8xVariant::engine(name, e));
+            v.push(U8xVariant::engine(tier_column(tier), e));
         }
     }
     v
+}
+
+fn tier_column(tier: Tier) -> String {
+    format!("u8x {}", format!("{tier:?}").to_lowercase())
 }
 
 // ---------------------------------------------------------------------------
@@ -208,6 +221,13 @@ fn ops(variants: &[U8xVariant]) -> Vec<Op> {
             }
         })),
     ));
+    if simdutf9_peer::AVAILABLE {
+        validate.push(Impl::new(
+            "simdutf 9.1",
+            Peer,
+            Bytes(Box::new(|s| u64::from(simdutf9_peer::validate_utf8(s)))),
+        ));
+    }
     validate.push(Impl::new(
         "simdutf8 basic",
         Peer,
@@ -269,6 +289,23 @@ fn ops(variants: &[U8xVariant]) -> Vec<Op> {
             error_digest(n, sum)
         })),
     ));
+    if simdutf9_peer::AVAILABLE {
+        scan.push(Impl::new(
+            "simdutf 9.1 w/err",
+            Peer,
+            Bytes(Box::new(|s| {
+                let (mut pos, mut n, mut sum) = (0usize, 0u64, 0u64);
+                while let Err(at) = simdutf9_peer::validate_utf8_with_errors(&s[pos..]) {
+                    // The injected errors are lone bytes: skip one.
+                    let at = pos + at;
+                    n += 1;
+                    sum = sum.wrapping_add(at as u64);
+                    pos = at + 1;
+                }
+                error_digest(n, sum)
+            })),
+        ));
+    }
     scan.push(Impl::new(
         "simdutf8 compat",
         Peer,
@@ -329,6 +366,18 @@ fn ops(variants: &[U8xVariant]) -> Vec<Op> {
             }
         })),
     ));
+    if simdutf9_peer::AVAILABLE {
+        decode.push(Impl::new(
+            "simdutf 9.1",
+            Peer,
+            Decode(Box::new(
+                |s, d| match simdutf9_peer::convert_utf8_to_utf32(s, d) {
+                    0 if !s.is_empty() => INVALID,
+                    n => n as u64,
+                },
+            )),
+        ));
+    }
     decode.push(Impl::new(
         "std",
         Peer,
@@ -397,6 +446,18 @@ fn ops(variants: &[U8xVariant]) -> Vec<Op> {
             }
         })),
     ));
+    if simdutf9_peer::AVAILABLE {
+        encode.push(Impl::new(
+            "simdutf 9.1",
+            Peer,
+            Encode(Box::new(
+                |u, d| match simdutf9_peer::convert_utf32_to_utf8(u, d) {
+                    0 if !u.is_empty() => INVALID,
+                    n => n as u64,
+                },
+            )),
+        ));
+    }
     encode.push(Impl::new(
         "std",
         Peer,
@@ -430,10 +491,11 @@ fn ops(variants: &[U8xVariant]) -> Vec<Op> {
     }
     // The non-validating count, for input already known to be valid: the
     // like-for-like peer of simdutf's count_utf8.
+    let count_valid = variants[0].count_valid.clone();
     count.push(Impl::new(
-        "u8x count_valid",
+        format!("{} count_valid", variants[0].name),
         U8x,
-        Bytes(Box::new(|s| u8x::count_valid(s) as u64)),
+        Bytes(Box::new(move |s| count_valid(s) as u64)),
     ));
     count.push(Impl::new(
         "simdutf count_utf8",
@@ -456,6 +518,24 @@ fn ops(variants: &[U8xVariant]) -> Vec<Op> {
             }
         })),
     ));
+    if simdutf9_peer::AVAILABLE {
+        count.push(Impl::new(
+            "simdutf 9.1 count_utf8",
+            Peer,
+            Bytes(Box::new(|s| simdutf9_peer::count_utf8(s) as u64)),
+        ));
+        count.push(Impl::new(
+            "simdutf 9.1 validate+count",
+            Peer,
+            Bytes(Box::new(|s| {
+                if simdutf9_peer::validate_utf8(s) {
+                    simdutf9_peer::count_utf8(s) as u64
+                } else {
+                    INVALID
+                }
+            })),
+        ));
+    }
     count.push(Impl::new(
         "std chars().count()",
         Peer,
@@ -498,6 +578,26 @@ fn ops(variants: &[U8xVariant]) -> Vec<Op> {
             }
         })),
     ));
+    if simdutf9_peer::AVAILABLE {
+        size.push(Impl::new(
+            "simdutf 9.1",
+            Peer,
+            Units(Box::new(|u| {
+                simdutf9_peer::utf8_length_from_utf32(u) as u64
+            })),
+        ));
+        size.push(Impl::new(
+            "simdutf 9.1 validate+len",
+            Peer,
+            Units(Box::new(|u| {
+                if simdutf9_peer::validate_utf32(u) {
+                    simdutf9_peer::utf8_length_from_utf32(u) as u64
+                } else {
+                    INVALID
+                }
+            })),
+        ));
+    }
     size.push(Impl::new(
         "std len_utf8",
         Peer,
@@ -743,6 +843,8 @@ struct Config {
     filter: Option<String>,
     rounds: usize,
     round_time: Duration,
+    /// Run this tier alone instead of the public API and every tier.
+    tier: Option<Tier>,
 }
 
 fn parse_args() -> Config {
@@ -752,6 +854,7 @@ fn parse_args() -> Config {
         filter: None,
         rounds: 0,
         round_time: Duration::from_millis(20),
+        tier: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -766,14 +869,24 @@ fn parse_args() -> Config {
                     .filter(|&n| n > 0)
                     .expect("--rounds needs a positive integer")
             }
+            "--tier" => {
+                let name = args.next().expect("--tier needs a tier name");
+                let tier = Tier::ALL
+                    .into_iter()
+                    .find(|t| format!("{t:?}").eq_ignore_ascii_case(&name));
+                cfg.tier = Some(tier.unwrap_or_else(|| {
+                    panic!("unknown tier {name:?}: scalar, sse42, avx2 or avx512")
+                }));
+            }
             // Passed by `cargo bench` to every bench target.
             "--bench" => {}
             "-h" | "--help" => {
-                println!("usage: cargo bench --bench compare -- [--quick] [--filter SUBSTR] [--rounds N] [--markdown]");
+                println!("usage: cargo bench --bench compare -- [--quick] [--filter SUBSTR] [--rounds N] [--markdown] [--tier NAME]");
                 println!(
                     "  --filter matches \"op/input\", e.g. validate/, /Latin, decode-strict/Emoji"
                 );
                 println!("  --markdown prints the tables as Markdown (for BENCHMARKS.md)");
+                println!("  --tier scalar|sse42|avx2|avx512 runs that tier alone (with SIMDUTF_FORCE_IMPLEMENTATION)");
                 std::process::exit(0);
             }
             other => eprintln!("compare: ignoring unknown argument {other:?}"),
@@ -1159,7 +1272,7 @@ fn simdutf_active_implementation() -> String {
 fn main() {
     let cfg = parse_args();
     let started = Instant::now();
-    let variants = u8x_variants();
+    let variants = u8x_variants(cfg.tier);
     let ops = ops(&variants);
     let inputs = load_inputs();
 
@@ -1177,10 +1290,21 @@ fn main() {
     }
     println!("  simdutf:   C++ {SIMDUTF_CPP_VERSION}");
     println!("  active:    {}", simdutf_active_implementation());
-    println!(
-        "  u8x:       column \"u8x\" = public API, dispatching to tier {:?}; other columns force a tier",
-        Engine::best().tier()
-    );
+    if simdutf9_peer::AVAILABLE {
+        println!(
+            "  simdutf:   C++ 9.1.0 (../shared/peers amalgamation), active: {}",
+            simdutf9_peer::implementation()
+        );
+    } else {
+        println!("  simdutf:   9.1.0 not built in (../shared/peers/simdutf-9.1.0 missing)");
+    }
+    match cfg.tier {
+        Some(t) => println!("  u8x:       tier {t:?} forced (--tier); the public API would pick {:?}", Engine::best().tier()),
+        None => println!(
+            "  u8x:       column \"u8x\" = public API, dispatching to tier {:?}; other columns force a tier",
+            Engine::best().tier()
+        ),
+    }
     println!(
         "  method:    best of {} rounds of ~{} ms each after warm-up{}; GB/s = 1e9 bytes of UTF-8 per second",
         cfg.rounds,

@@ -662,6 +662,46 @@ fn count_valid_matches_scalar_and_std() {
     }
 }
 
+/// The vector counts keep byte-wide counters that must be folded before
+/// 256 steps: long inputs of nothing but continuation bytes (every counter
+/// moves every step) and of random bytes, at lengths around the fold points
+/// of both the 128- and the 256-byte steps.
+#[test]
+fn count_valid_of_long_inputs() {
+    let mut rng = Rng::new(6);
+    let mut lengths = vec![1 << 20, (1 << 20) + 37];
+    for step in [128, 256] {
+        for k in [255, 256, 510] {
+            lengths.extend([k * step - 1, k * step, k * step + 1, k * step + 63]);
+        }
+    }
+    let random: Vec<u8> = (0..(1 << 20) + 64).map(|_| rng.next_u64() as u8).collect();
+    let leads = |b: &[u8]| b.iter().filter(|&&b| !(0x80..=0xBF).contains(&b)).count();
+    for engine in fast_tiers() {
+        for &len in &lengths {
+            let continuations = vec![0x80u8; len];
+            assert_eq!(
+                engine.count_valid(&continuations),
+                0,
+                "{engine:?} {len} x 80"
+            );
+            let mut one_lead = continuations;
+            one_lead[len / 2] = b'a';
+            assert_eq!(
+                engine.count_valid(&one_lead),
+                1,
+                "{engine:?} {len} x 80 + a"
+            );
+            let bytes = &random[..len];
+            assert_eq!(
+                engine.count_valid(bytes),
+                leads(bytes),
+                "{engine:?} random {len}"
+            );
+        }
+    }
+}
+
 /// A valid scalar of UTF-8 length `class + 1`.
 fn scalar_of_length(rng: &mut Rng, class: usize) -> u32 {
     match class {

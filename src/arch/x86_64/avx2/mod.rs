@@ -29,9 +29,9 @@ use crate::arch::{Kernels, Table, Tier};
 
 static KERNELS: Kernels = {
     let table = Table {
-        validate: utf8::validate::<false>,
+        validate: utf8::validate,
         decode: utf8::decode,
-        count: utf8::validate::<true>,
+        count: utf8::count,
         encode: ucs4::encode::<false>,
         encoded_len: ucs4::measure,
         count_leads: utf8::count_leads,
