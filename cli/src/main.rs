@@ -397,12 +397,6 @@ fn convert_command(name: &str, options: &Options) -> Result<u8, String> {
         }
     };
     let input_name = source.name();
-    if same_file(&source, options.output.as_ref()) {
-        eprintln!(
-            "u8x: {input_name}: input and output are the same file; refusing to overwrite it"
-        );
-        return Ok(TROUBLE);
-    }
     // Open the input first: a missing input must not create or truncate OUT.
     let input = match source.open() {
         Ok(input) => input,
@@ -411,6 +405,13 @@ fn convert_command(name: &str, options: &Options) -> Result<u8, String> {
             return Ok(TROUBLE);
         }
     };
+    if same_file(input.file, options.output.as_ref()) {
+        eprintln!(
+            "u8x: {input_name}: input and output are the same file; refusing to overwrite it"
+        );
+        return Ok(TROUBLE);
+    }
+    let input = input.reader;
     let mut sink = match Sink::create(options.output.as_ref()) {
         Ok(sink) => sink,
         Err(e) => {

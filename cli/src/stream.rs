@@ -3,8 +3,10 @@
 //! messages.
 
 use std::ffi::{OsStr, OsString};
-use std::fs::File;
+use std::fs::{File, Metadata};
 use std::io::{self, BufWriter, Read, Write};
+use std::os::fd::AsFd;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 /// Bytes read per chunk. Memory use does not depend on the input size.
@@ -39,10 +41,53 @@ impl Source {
     }
 
     /// Opens the input for reading.
-    pub fn open(&self) -> io::Result<Box<dyn Read>> {
+    pub fn open(&self) -> io::Result<Input> {
         Ok(match self {
-            Source::Stdin => Box::new(io::stdin().lock()),
-            Source::File(path) => Box::new(File::open(path)?),
+            Source::Stdin => Input {
+                // fstat on fd 0: what the shell redirected, whatever its name.
+                file: io::stdin()
+                    .as_fd()
+                    .try_clone_to_owned()
+                    .map(File::from)
+                    .and_then(|f| f.metadata())
+                    .ok()
+                    .and_then(|m| FileId::of_regular(&m)),
+                reader: Box::new(io::stdin().lock()),
+            },
+            Source::File(path) => {
+                let file = File::open(path)?;
+                Input {
+                    file: FileId::of_regular(&file.metadata()?),
+                    reader: Box::new(file),
+                }
+            }
+        })
+    }
+}
+
+/// An opened input.
+pub struct Input {
+    pub reader: Box<dyn Read>,
+    /// Which file it is, if it is a regular file (one that writing an output
+    /// could destroy before it is read).
+    pub file: Option<FileId>,
+}
+
+/// A file's identity: the same for every name it has (hard links, symbolic
+/// links, other paths), unlike its path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileId {
+    dev: u64,
+    ino: u64,
+}
+
+impl FileId {
+    /// The identity of a regular file; `None` for pipes, terminals, devices
+    /// and the like, which an output file cannot overwrite.
+    fn of_regular(meta: &Metadata) -> Option<FileId> {
+        meta.is_file().then(|| FileId {
+            dev: meta.dev(),
+            ino: meta.ino(),
         })
     }
 }
@@ -74,19 +119,13 @@ impl Sink {
     }
 }
 
-/// Whether `output` names the same existing file as `input` (writing it would
-/// truncate the input before it is read).
-pub fn same_file(input: &Source, output: Option<&OsString>) -> bool {
-    let (Source::File(input), Some(output)) = (input, output) else {
+/// Whether `output` names the input file `input` (writing it would destroy
+/// the input). Symbolic links are followed, as opening `output` would.
+pub fn same_file(input: Option<FileId>, output: Option<&OsString>) -> bool {
+    let (Some(input), Some(output)) = (input, output) else {
         return false;
     };
-    if output == "-" {
-        return false;
-    }
-    match (std::fs::canonicalize(input), std::fs::canonicalize(output)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
+    output != "-" && std::fs::metadata(output).is_ok_and(|m| FileId::of_regular(&m) == Some(input))
 }
 
 /// An I/O error as `cat` and friends show it: "No such file or directory",

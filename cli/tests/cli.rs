@@ -89,6 +89,68 @@ fn u8x(args: &[&str], stdin: Option<&[u8]>) -> Run {
     }
 }
 
+/// Runs `u8x args...` with standard input read from the file `stdin`.
+fn u8x_with_stdin(args: &[&str], stdin: &Path) -> Run {
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = Command::new(env!("CARGO_BIN_EXE_u8x"))
+        .args(args)
+        .stdin(std::fs::File::open(stdin).unwrap())
+        .output()
+        .expect("the u8x binary runs");
+    Run {
+        code: status.code().expect("u8x exits normally"),
+        stdout,
+        stderr: String::from_utf8(stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// A directory of its own in the temporary directory, removed with what it
+/// holds when dropped: tests that look for stray files look here.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!(
+            "u8x-cli-test-dir-{}-{n}-{name}",
+            std::process::id()
+        ));
+        std::fs::create_dir(&path).unwrap();
+        TempDir(path)
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    /// Creates the file `name` holding `contents`.
+    fn file(&self, name: &str, contents: &[u8]) -> PathBuf {
+        let path = self.path(name);
+        std::fs::write(&path, contents).unwrap();
+        path
+    }
+
+    /// The names in the directory, sorted.
+    fn names(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&self.0)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// A small deterministic generator (xorshift64*).
 struct Rng(u64);
 
@@ -633,6 +695,51 @@ fn fix_refuses_to_overwrite_its_input() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("same file"), "{}", run.stderr);
     assert_eq!(f.read(), b"x\xFF");
+}
+
+/// Another name for the input, of every kind, is refused before OUT is
+/// touched, by every converting command.
+#[test]
+fn converting_commands_refuse_any_name_of_their_input() {
+    let dir = TempDir::new("same");
+    let input = dir.file("in.txt", b"hi \xFF\n");
+    let hard = dir.path("hard.txt");
+    std::fs::hard_link(&input, &hard).unwrap();
+    let soft = dir.path("soft.txt");
+    std::os::unix::fs::symlink(&input, &soft).unwrap();
+    for command in ["fix", "decode", "encode"] {
+        for out in [&input, &hard, &soft] {
+            let out = out.to_str().unwrap();
+            for how in ["named", "stdin"] {
+                let run = match how {
+                    "named" => u8x(&[command, input.to_str().unwrap(), "-o", out], None),
+                    _ => u8x_with_stdin(&[command, "-o", out], &input),
+                };
+                assert_eq!(run.code, 2, "{command} {how} -o {out}: {}", run.stderr);
+                assert!(
+                    run.stderr.contains("input and output are the same file"),
+                    "{command} {how} -o {out}: {}",
+                    run.stderr
+                );
+                assert_eq!(std::fs::read(&input).unwrap(), b"hi \xFF\n");
+            }
+        }
+    }
+    assert_eq!(dir.names(), ["hard.txt", "in.txt", "soft.txt"]);
+}
+
+/// Standard input that is not a regular file (a pipe here, a terminal or
+/// /dev/null elsewhere) cannot be overwritten by OUT and is not refused.
+#[test]
+fn stdin_that_is_not_a_file_is_not_refused() {
+    let dir = TempDir::new("pipe");
+    let out = dir.path("out.txt");
+    let run = u8x(&["fix", "-o", out.to_str().unwrap()], Some(b"ok\n"));
+    assert_eq!((run.code, &*run.stderr), (0, ""));
+    assert_eq!(std::fs::read(&out).unwrap(), b"ok\n");
+    let null = Path::new("/dev/null");
+    let run = u8x_with_stdin(&["fix", "-o", "/dev/null"], null);
+    assert_eq!((run.code, &*run.stderr), (0, ""));
 }
 
 #[test]
