@@ -1,13 +1,13 @@
 //! Reading any input in fixed-size chunks, carrying the few bytes a chunk
-//! boundary cuts into the next chunk, and naming inputs and outputs in
-//! messages.
+//! boundary cuts into the next chunk, telling which file an input is, and
+//! naming inputs and outputs in messages.
 
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsStr;
 use std::fs::{File, Metadata};
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, Read};
 use std::os::fd::AsFd;
 use std::os::unix::fs::MetadataExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Bytes read per chunk. Memory use does not depend on the input size.
 pub const CHUNK: usize = 64 * 1024;
@@ -84,48 +84,12 @@ pub struct FileId {
 impl FileId {
     /// The identity of a regular file; `None` for pipes, terminals, devices
     /// and the like, which an output file cannot overwrite.
-    fn of_regular(meta: &Metadata) -> Option<FileId> {
+    pub fn of_regular(meta: &Metadata) -> Option<FileId> {
         meta.is_file().then(|| FileId {
             dev: meta.dev(),
             ino: meta.ino(),
         })
     }
-}
-
-/// Where converted output goes: a file (`-o OUT`) or standard output.
-pub struct Sink {
-    pub name: String,
-    pub writer: BufWriter<Box<dyn Write>>,
-    pub is_stdout: bool,
-}
-
-impl Sink {
-    /// Creates (truncates) `path`, or uses standard output when `path` is
-    /// `None` or `-`.
-    pub fn create(path: Option<&OsString>) -> io::Result<Sink> {
-        let (name, writer, is_stdout): (String, Box<dyn Write>, bool) = match path {
-            Some(p) if p != "-" => (
-                Path::new(p).display().to_string(),
-                Box::new(File::create(p)?),
-                false,
-            ),
-            _ => (STDOUT_NAME.to_string(), Box::new(io::stdout().lock()), true),
-        };
-        Ok(Sink {
-            name,
-            writer: BufWriter::with_capacity(CHUNK, writer),
-            is_stdout,
-        })
-    }
-}
-
-/// Whether `output` names the input file `input` (writing it would destroy
-/// the input). Symbolic links are followed, as opening `output` would.
-pub fn same_file(input: Option<FileId>, output: Option<&OsString>) -> bool {
-    let (Some(input), Some(output)) = (input, output) else {
-        return false;
-    };
-    output != "-" && std::fs::metadata(output).is_ok_and(|m| FileId::of_regular(&m) == Some(input))
 }
 
 /// An I/O error as `cat` and friends show it: "No such file or directory",

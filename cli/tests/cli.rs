@@ -768,20 +768,16 @@ fn decode_strict_writes_utf32le() {
 #[test]
 fn decode_strict_stops_at_the_first_error() {
     let f = TempFile::new("d.txt", b"ab\xE2\x82\xACc\xF0\x80\x80\x80d");
-    let out = TempFile::absent("d.u32");
-    let run = u8x(
-        &["decode", "--policy", "strict", "-o", out.path(), f.path()],
-        None,
-    );
+    let run = u8x(&["decode", "--policy", "strict", f.path()], None);
     assert_eq!(run.code, 1);
     assert_eq!(
         run.stderr,
         format!("u8x: {}: byte offset 6: overlong encoding\n", f.path())
     );
     assert_eq!(
-        out.read(),
+        run.stdout,
         utf32le("ab€c"),
-        "the output before the error stays"
+        "the output before the error is on standard output"
     );
     // Across a chunk edge, from stdin.
     let data = across_edge(1, b"\xF0\x9F\x98\x80\xF0\x9F\x98z");
@@ -979,6 +975,330 @@ fn decode_streams_in_constant_memory() {
     assert!(status.success(), "{status}: {stderr}");
     assert!(sent >= TOTAL);
     assert_eq!(received, 4 * chars_per_block * (sent / block_len));
+}
+
+// ----------------------------------------------------- output files
+
+/// Runs `u8x args...` through `sh -c PREFIX; exec u8x "$@"`, where `prefix`
+/// sets limits the child inherits.
+fn u8x_under(prefix: &str, args: &[&str]) -> Run {
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = Command::new("/bin/sh")
+        .arg("-c")
+        .arg(format!("{prefix} && exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_u8x"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("/bin/sh runs");
+    Run {
+        code: status.code().expect("u8x exits normally"),
+        stdout,
+        stderr: String::from_utf8(stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// Asserts that `out` still holds "old\n", without printing a megabyte if not.
+fn assert_old(out: &Path, context: &str) {
+    let now = std::fs::read(out).unwrap();
+    assert!(
+        now == b"old\n",
+        "{context}: the old output is gone: {} bytes now",
+        now.len()
+    );
+}
+
+/// A write that fails midway (EFBIG under RLIMIT_FSIZE: a full disk that
+/// needs no privileges) leaves the old OUT as it was and no temporary file.
+#[test]
+fn a_failed_write_leaves_the_old_output_intact() {
+    let dir = TempDir::new("efbig");
+    let input = dir.file("in.txt", &Rng(3).text(1 << 20, 0));
+    let out = dir.file("out.txt", b"old\n");
+    // 64 blocks of 512 or 1024 bytes, far less than the output; SIGXFSZ
+    // ignored so that the write fails with EFBIG instead of killing u8x.
+    let limit = "trap '' XFSZ && ulimit -f 64";
+    for command in ["fix", "decode"] {
+        let run = u8x_under(
+            limit,
+            &[
+                command,
+                "-o",
+                out.to_str().unwrap(),
+                input.to_str().unwrap(),
+            ],
+        );
+        assert_eq!(run.code, 2, "{command}: {}", run.stderr);
+        assert_eq!(
+            run.stderr,
+            format!("u8x: {}: File too large\n", out.display()),
+            "{command}"
+        );
+        assert_old(&out, command);
+        assert_eq!(dir.names(), ["in.txt", "out.txt"], "{command}");
+    }
+}
+
+/// A tmpfs mounted on a directory, unmounted when dropped.
+struct Mount(TempDir);
+
+impl Mount {
+    /// `None` (with the reason) when mounting is not permitted.
+    fn tmpfs(size: &str) -> Result<Mount, String> {
+        let dir = TempDir::new("tmpfs");
+        let out = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(&dir.0)
+            .output()
+            .map_err(|e| format!("mount: {e}"))?;
+        if !out.status.success() {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            return Err(stderr.lines().next().unwrap_or_default().to_string());
+        }
+        Ok(Mount(dir))
+    }
+}
+
+impl Drop for Mount {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0 .0).status();
+    }
+}
+
+/// The same on a really full file system: a 256 KiB tmpfs (needs root).
+#[test]
+fn a_full_file_system_leaves_the_old_output_intact() {
+    let mount = match Mount::tmpfs("256k") {
+        Ok(mount) => mount,
+        Err(why) => {
+            eprintln!("cannot mount a tmpfs ({why}); skipped");
+            return;
+        }
+    };
+    let dir = TempDir::new("enospc");
+    let input = dir.file("in.txt", &Rng(4).text(1 << 20, 1));
+    let out = mount.0.file("out.txt", b"old\n");
+    let run = u8x(
+        &["fix", "-o", out.to_str().unwrap(), input.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        format!("u8x: {}: No space left on device\n", out.display())
+    );
+    assert_old(&out, "");
+    assert_eq!(mount.0.names(), ["out.txt"]);
+}
+
+/// An input that fails to read (a directory) leaves OUT as it was.
+#[test]
+fn an_input_error_leaves_the_old_output_intact() {
+    let dir = TempDir::new("eisdir");
+    let out = dir.file("out.txt", b"old\n");
+    let input = dir.path("sub");
+    std::fs::create_dir(&input).unwrap();
+    for command in ["fix", "decode", "encode"] {
+        let run = u8x(
+            &[
+                command,
+                "-o",
+                out.to_str().unwrap(),
+                input.to_str().unwrap(),
+            ],
+            None,
+        );
+        assert_eq!(run.code, 2, "{command}");
+        assert_eq!(
+            run.stderr,
+            format!("u8x: {}: Is a directory\n", input.display())
+        );
+        assert_old(&out, command);
+        assert_eq!(dir.names(), ["out.txt", "sub"], "{command}");
+    }
+}
+
+/// Strict decode and encode that stop early leave OUT as it was: only a
+/// conversion of the whole input replaces it.
+#[test]
+fn an_incomplete_conversion_leaves_the_old_output_intact() {
+    let dir = TempDir::new("strict");
+    let out = dir.file("out.bin", b"old\n");
+    let cases: [(&str, &[u8], &str); 3] = [
+        (
+            "decode",
+            b"ab\xF0\x80\x80\x80d",
+            "byte offset 2: overlong encoding",
+        ),
+        (
+            "encode",
+            &[0x41, 0, 0, 0, 0, 0xD8, 0, 0],
+            "unit 1 (byte offset 4): surrogate (value 0x0000D800)",
+        ),
+        (
+            "encode",
+            &[0x41, 0, 0, 0, 0x42],
+            "input length 5 is not a multiple of 4, so not UTF-32LE \
+             (the last 1 bytes were not encoded)",
+        ),
+    ];
+    for (command, data, message) in cases {
+        let input = dir.file("in.bin", data);
+        let run = u8x(
+            &[
+                command,
+                "-o",
+                out.to_str().unwrap(),
+                input.to_str().unwrap(),
+            ],
+            None,
+        );
+        assert_eq!(run.code, 1, "{command} {message}");
+        assert_eq!(
+            run.stderr,
+            format!(
+                "u8x: {}: {message}\n\
+                 u8x: {}: left unchanged (the input was not converted to its end)\n",
+                input.display(),
+                out.display()
+            )
+        );
+        assert_old(&out, message);
+        assert_eq!(dir.names(), ["in.bin", "out.bin"], "{message}");
+    }
+    let help = u8x(&["help", "decode"], None);
+    assert!(help
+        .out()
+        .contains("a file\n           OUT is left unchanged"));
+    // A new OUT is not created either.
+    let new = dir.path("new.bin");
+    let run = u8x(&["decode", "-o", new.to_str().unwrap()], Some(b"\xFF"));
+    assert_eq!(run.code, 1);
+    assert!(!new.exists());
+}
+
+/// Devices are written in place: /dev/full reports the error, /dev/null
+/// stays a device (renaming a temporary file over it would replace it).
+#[test]
+fn output_to_a_device_is_written_directly() {
+    let run = u8x(&["fix", "-o", "/dev/full"], Some(b"text\n"));
+    assert_eq!(run.code, 2);
+    assert_eq!(run.stderr, "u8x: /dev/full: No space left on device\n");
+    let run = u8x(&["decode", "-o", "/dev/null"], Some(b"text\n"));
+    assert_eq!((run.code, &*run.stderr), (0, ""));
+    use std::os::unix::fs::FileTypeExt;
+    for device in ["/dev/full", "/dev/null"] {
+        let kind = std::fs::metadata(device).unwrap().file_type();
+        assert!(kind.is_char_device(), "{device} is still a device");
+    }
+}
+
+/// A FIFO is written in place too, for its reader.
+#[test]
+fn output_to_a_fifo_is_written_directly() {
+    let dir = TempDir::new("fifo");
+    let fifo = dir.path("fifo");
+    match Command::new("mkfifo").arg(&fifo).status() {
+        Ok(status) if status.success() => {}
+        other => {
+            eprintln!("mkfifo failed ({other:?}); skipped");
+            return;
+        }
+    }
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read(fifo).unwrap())
+    };
+    let run = u8x(&["decode", "-o", fifo.to_str().unwrap()], Some(b"ab"));
+    assert_eq!((run.code, &*run.stderr), (0, ""));
+    assert_eq!(reader.join().unwrap(), utf32le("ab"));
+    assert_eq!(dir.names(), ["fifo"]);
+}
+
+/// OUT in a directory that does not exist: exit 2, nothing created.
+#[test]
+fn output_in_a_missing_directory_creates_nothing() {
+    let dir = TempDir::new("nodir");
+    let input = dir.file("in.txt", b"text\n");
+    let out = dir.path("missing/out.txt");
+    let run = u8x(
+        &["fix", "-o", out.to_str().unwrap(), input.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        format!("u8x: {}: No such file or directory\n", out.display())
+    );
+    assert_eq!(dir.names(), ["in.txt"]);
+}
+
+/// Replacing OUT keeps its permission bits, gives a new OUT those of
+/// File::create, and writes through a symbolic link to the file it names.
+#[test]
+fn output_keeps_permissions_and_symbolic_links() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o7777;
+    let dir = TempDir::new("perms");
+    let input = dir.file("in.txt", b"text\n");
+    let run_to = |out: &Path| {
+        let run = u8x(
+            &["fix", "-o", out.to_str().unwrap(), input.to_str().unwrap()],
+            None,
+        );
+        assert_eq!((run.code, &*run.stderr), (0, ""));
+        assert_eq!(std::fs::read(out).unwrap(), b"text\n");
+    };
+    let kept = dir.file("kept.txt", b"old\n");
+    std::fs::set_permissions(&kept, std::fs::Permissions::from_mode(0o640)).unwrap();
+    run_to(&kept);
+    assert_eq!(mode(&kept), 0o640);
+    // The mode File::create gives under this process's umask, inherited.
+    let probe = dir.path("probe");
+    std::fs::File::create(&probe).unwrap();
+    let new = dir.path("new.txt");
+    run_to(&new);
+    assert_eq!(mode(&new), mode(&probe));
+    std::fs::remove_file(&probe).unwrap();
+    let link = dir.path("link.txt");
+    std::os::unix::fs::symlink("kept.txt", &link).unwrap();
+    std::fs::write(&kept, b"old\n").unwrap();
+    run_to(&link);
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(std::fs::read(&kept).unwrap(), b"text\n");
+    assert_eq!(mode(&kept), 0o640);
+    assert_eq!(dir.names(), ["in.txt", "kept.txt", "link.txt", "new.txt"]);
+}
+
+/// A read-only OUT is refused, as opening it for writing would be, although
+/// its directory would allow replacing it.
+#[test]
+fn read_only_output_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = TempDir::new("ro");
+    let input = dir.file("in.txt", b"text\n");
+    let out = dir.file("out.txt", b"old\n");
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o444)).unwrap();
+    if std::fs::OpenOptions::new().write(true).open(&out).is_ok() {
+        eprintln!("running with privileges that ignore file modes; skipped");
+        return;
+    }
+    let run = u8x(
+        &["fix", "-o", out.to_str().unwrap(), input.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        format!("u8x: {}: Permission denied\n", out.display())
+    );
+    assert_old(&out, "");
 }
 
 // -------------------------------------------------- usage and help
