@@ -66,6 +66,9 @@ Usage:
   u8x encode [--policy strict|replace|escape] [-o OUT] [FILE]
   u8x help [COMMAND]
   u8x --version
+Exit status: 0 success, valid input; 1 invalid input (check: a file is not
+UTF-8; fix: input repaired, output written; decode, encode: stopped early,
+OUT unchanged); 2 usage or I/O error.
 ";
 
 const HELP: &str = "\
@@ -136,8 +139,14 @@ Options:
   -q, --quiet      do not print the summary
   -h, --help       show this help
 
-Prints 'u8x: fixed N ill-formed sequences' on standard error when N > 0.
-Exit status: 0 on success, 2 on a usage or I/O error.
+Prints 'u8x: fixed N ill-formed sequences' on standard error when N > 0
+(not with -q).
+
+Exit status: 0 if the input was already valid UTF-8 (the output is an exact
+copy); 1 if N > 0 sequences were repaired (the repaired output is written all
+the same; like 'u8x check', 1 says the input was not UTF-8); 2 on a usage or
+I/O error (a file OUT is then left unchanged). To fail only on errors:
+  u8x fix -q -o OUT FILE; [ $? -lt 2 ]
 ";
 
 const DECODE_HELP: &str = "\
@@ -482,12 +491,15 @@ impl Outcome {
 /// Reports how a conversion ended on standard error; returns the exit status.
 fn report(outcome: &Outcome, input_name: &str, quiet: bool) -> u8 {
     match *outcome {
+        Outcome::Fixed(0) => OK,
+        // As `check` on the same input: the output is written, but a script
+        // learns that the input was not UTF-8.
         Outcome::Fixed(n) => {
-            if n > 0 && !quiet {
+            if !quiet {
                 let s = if n == 1 { "" } else { "s" };
                 eprintln!("u8x: fixed {n} ill-formed sequence{s}");
             }
-            OK
+            INVALID
         }
         Outcome::Decoded(Decoded::Done) | Outcome::Encoded(Encoded::Done) => OK,
         Outcome::Decoded(Decoded::IllFormed { offset, kind }) => {

@@ -637,7 +637,7 @@ fn fix_replace_matches_from_utf8_lossy() {
             &["fix", "--policy", "replace", f.path()],
         ] {
             let run = u8x(args, None);
-            assert_eq!(run.code, 0);
+            assert_eq!(run.code, 1, "something was repaired");
             assert_eq!(run.out(), String::from_utf8_lossy(&data));
             assert_eq!(run.stderr, format!("u8x: fixed {n} ill-formed sequences\n"));
         }
@@ -657,7 +657,7 @@ fn fix_latin1_cp1252_and_escape() {
     ];
     for (policy, expected) in cases {
         let run = u8x(&["fix", &format!("--policy={policy}"), f.path()], None);
-        assert_eq!(run.code, 0, "{policy}");
+        assert_eq!(run.code, 1, "{policy}");
         assert!(run.out() == expected, "{policy}: output differs");
         assert_eq!(run.stderr, format!("u8x: fixed {n} ill-formed sequences\n"));
     }
@@ -674,11 +674,11 @@ fn fix_output_file_quiet_and_summary() {
         &["fix", "--policy", "cp1252", "-o", out.path(), input.path()],
         None,
     );
-    assert_eq!((run.code, run.out()), (0, ""));
+    assert_eq!((run.code, run.out()), (1, ""));
     assert_eq!(run.stderr, "u8x: fixed 1 ill-formed sequence\n");
     assert_eq!(out.read(), "café\n".as_bytes());
     let run = u8x(&["fix", "-q", "--output", out.path(), input.path()], None);
-    assert_eq!((run.code, run.out(), &*run.stderr), (0, "", ""));
+    assert_eq!((run.code, run.out(), &*run.stderr), (1, "", ""));
     assert_eq!(out.read(), "caf\u{FFFD}\n".as_bytes());
     // Valid input: copied as is, no summary.
     let run = u8x(&["fix"], Some("déjà vu\u{FEFF}".as_bytes()));
@@ -686,6 +686,36 @@ fn fix_output_file_quiet_and_summary() {
         (run.code, run.out(), &*run.stderr),
         (0, "déjà vu\u{FEFF}", "")
     );
+}
+
+/// The exit status of `fix` is that of `check` on the same input: 0 when it
+/// was valid (the output is a copy), 1 when sequences were repaired (the
+/// repaired output is written all the same), 2 on trouble.
+#[test]
+fn fix_exit_status_tells_whether_anything_was_repaired() {
+    for (input, code) in [(&b""[..], 0), (b"valid \xC3\xA9\n", 0), (b"bad \xE9\n", 1)] {
+        let check = u8x(&["check", "-q"], Some(input));
+        assert_eq!(check.code, code, "check {input:02X?}");
+        let fix = u8x(&["fix", "-q"], Some(input));
+        assert_eq!(fix.code, code, "fix {input:02X?}");
+        assert_eq!(fix.out(), String::from_utf8_lossy(input));
+    }
+    let dir = TempDir::new("status");
+    let out = dir.file("out.txt", b"old\n");
+    let run = u8x(&["fix", "-o", out.to_str().unwrap()], Some(b"a\xFFb\xFF"));
+    assert_eq!(run.code, 1);
+    assert_eq!(run.stderr, "u8x: fixed 2 ill-formed sequences\n");
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        "a\u{FFFD}b\u{FFFD}".as_bytes()
+    );
+    assert_eq!(dir.names(), ["out.txt"]);
+    let help = u8x(&["help", "fix"], None);
+    assert!(help
+        .out()
+        .contains("Exit status: 0 if the input was already valid"));
+    let usage = u8x(&[], None);
+    assert!(usage.stderr.contains("fix: input repaired, output written"));
 }
 
 #[test]
