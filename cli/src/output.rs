@@ -58,9 +58,9 @@ impl Sink {
             ));
         };
         let name = Path::new(path).display().to_string();
-        // Replace the file a symbolic link names, not the link.
-        let path = follow_links(Path::new(path))?;
-        let existing = match fs::metadata(&path) {
+        // What OUT is, as the kernel resolves it (magic links such as
+        // /dev/stdout included).
+        let existing = match fs::metadata(path) {
             Ok(meta) => Some(meta),
             Err(e) if e.kind() == io::ErrorKind::NotFound => None,
             Err(e) => return Err(e),
@@ -70,24 +70,28 @@ impl Sink {
                 io::ErrorKind::IsADirectory,
                 "Is a directory",
             )),
-            // A device or FIFO cannot be renamed over (it would be replaced
-            // by a regular file), and writing it destroys nothing stored.
+            // A device, FIFO or socket cannot be renamed over (it would be
+            // replaced by a regular file), and writing it destroys nothing
+            // stored.
             Some(meta) if !meta.is_file() => {
-                let file = File::create(&path)?;
+                let file = File::create(path)?;
                 Ok(Sink::new(name, Target::File(file), None))
             }
             Some(meta) => {
                 // Renaming needs only a writable directory; keep refusing a
                 // file the user may not write, as File::create did.
-                OpenOptions::new().write(true).open(&path)?;
-                let (file, temp) = TempFile::create(&path, Some(meta.permissions()))?;
-                Ok(Sink::new(name, Target::File(file), Some(temp)))
+                OpenOptions::new().write(true).open(path)?;
+                Sink::replacing(name, Path::new(path), Some(meta.permissions()))
             }
-            None => {
-                let (file, temp) = TempFile::create(&path, None)?;
-                Ok(Sink::new(name, Target::File(file), Some(temp)))
-            }
+            None => Sink::replacing(name, Path::new(path), None),
         }
+    }
+
+    /// Prepares to replace the regular file `path` (which need not exist).
+    fn replacing(name: String, path: &Path, permissions: Option<Permissions>) -> io::Result<Sink> {
+        // Replace the file a symbolic link names, not the link.
+        let (file, temp) = TempFile::create(&follow_links(path)?, permissions)?;
+        Ok(Sink::new(name, Target::File(file), Some(temp)))
     }
 
     fn new(name: String, target: Target, temp: Option<TempFile>) -> Sink {
@@ -116,8 +120,9 @@ impl Sink {
         let target = writer.into_inner().map_err(|e| e.into_error())?;
         match (target, temp) {
             (Target::File(file), Some(temp)) => {
-                // Without this, a crash soon after the rename can leave OUT
-                // empty on some file systems (ext4, XFS) instead of old or new.
+                // Data before name: without this, a crash soon after the
+                // rename can leave OUT empty or partial on some file systems
+                // (XFS, ext4 without auto_da_alloc) instead of old or new.
                 file.sync_all()?;
                 temp.rename()
             }
@@ -189,33 +194,24 @@ impl TempFile {
                 "not a file name",
             ));
         };
-        for n in 0.. {
-            let path = dir.join(temp_name(name, n));
-            let mut options = OpenOptions::new();
-            options.write(true).create_new(true);
-            if let Some(p) = &permissions {
-                // Never more open than OUT, even for a moment.
-                options.mode(p.mode() & 0o777);
-            }
-            let file = match options.open(&path) {
-                Ok(file) => file,
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && n < 100 => continue,
-                Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(e),
-                Err(e) => return Err(describe_temp_error(e, dir)),
-            };
-            let temp = TempFile {
-                path,
-                target: target.to_path_buf(),
-                renamed: false,
-            };
-            if let Some(p) = permissions {
-                // The umask applied at creation; OUT's bits are restored
-                // exactly (setuid and the like are not carried over).
-                file.set_permissions(Permissions::from_mode(p.mode() & 0o777))?;
-            }
-            return Ok((file, temp));
+        // Never more open than OUT, even before the umask is corrected.
+        let mode = permissions.as_ref().map(|p| p.mode() & 0o777);
+        let (file, path) = match create_exclusive(dir, name, mode) {
+            Ok(created) => created,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(e),
+            Err(e) => return Err(describe_temp_error(e, dir)),
+        };
+        let temp = TempFile {
+            path,
+            target: target.to_path_buf(),
+            renamed: false,
+        };
+        if let Some(mode) = mode {
+            // The umask applied at creation; OUT's bits are restored exactly
+            // (setuid and the like are not carried over).
+            file.set_permissions(Permissions::from_mode(mode))?;
         }
-        unreachable!("the loop returns")
+        Ok((file, temp))
     }
 
     /// Replaces the target with the temporary file.
@@ -232,6 +228,27 @@ impl Drop for TempFile {
             let _ = fs::remove_file(&self.path);
         }
     }
+}
+
+/// Creates a new file named by [`temp_name`] in `dir`, with `mode` (before
+/// the umask) or File::create's 0666, trying further numbers while the name
+/// is taken.
+fn create_exclusive(dir: &Path, name: &OsStr, mode: Option<u32>) -> io::Result<(File, PathBuf)> {
+    const TRIES: u32 = 100;
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    if let Some(mode) = mode {
+        options.mode(mode);
+    }
+    for n in 0..TRIES {
+        let path = dir.join(temp_name(name, n));
+        match options.open(&path) {
+            Ok(file) => return Ok((file, path)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::ErrorKind::AlreadyExists.into())
 }
 
 /// `.NAME.u8x-PID-N.tmp`, hidden, and recognisable as u8x's if one is left
@@ -277,5 +294,18 @@ mod tests {
         assert_eq!(name, OsString::from(expected));
         let long = "x".repeat(255);
         assert!(temp_name(OsStr::new(&long), 99).len() <= 255);
+    }
+
+    #[test]
+    fn a_taken_temp_name_is_skipped_not_reused() {
+        let dir = std::env::temp_dir().join(format!("u8x-output-{}", std::process::id()));
+        fs::create_dir(&dir).unwrap();
+        let name = OsStr::new("out.txt");
+        let taken = dir.join(temp_name(name, 0));
+        fs::write(&taken, b"someone else's").unwrap();
+        let (_, path) = create_exclusive(&dir, name, None).unwrap();
+        assert_eq!(path, dir.join(temp_name(name, 1)));
+        assert_eq!(fs::read(&taken).unwrap(), b"someone else's");
+        fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1219,6 +1219,9 @@ fn output_to_a_device_is_written_directly() {
     assert_eq!(run.stderr, "u8x: /dev/full: No space left on device\n");
     let run = u8x(&["decode", "-o", "/dev/null"], Some(b"text\n"));
     assert_eq!((run.code, &*run.stderr), (0, ""));
+    // A magic link to a pipe, whose target ("pipe:[N]") is no path.
+    let run = u8x(&["fix", "-o", "/dev/stdout"], Some(b"text\n"));
+    assert_eq!((run.code, run.out(), &*run.stderr), (0, "text\n", ""));
     use std::os::unix::fs::FileTypeExt;
     for device in ["/dev/full", "/dev/null"] {
         let kind = std::fs::metadata(device).unwrap().file_type();
