@@ -49,7 +49,7 @@ pub fn run(files: &[OsString], all: bool, quiet: bool) -> Result<u8, Failure> {
         let source = Source::from_arg(file);
         let name = source.name();
         let result = match source.open() {
-            Ok(input) => check(input, &name, all, quiet, &mut out),
+            Ok(input) => check(input.reader, &name, all, quiet, &mut out),
             Err(e) => Err(Failure::Input(e)),
         };
         match result {

@@ -10,11 +10,13 @@ use u8x::{EncodePolicy, ErrorKind, Policy};
 mod args;
 mod check;
 mod convert;
+mod output;
 mod stream;
 
 use args::{Arg, Opt};
 use convert::{Decoded, Encoded, FixPolicy};
-use stream::{describe_io, same_file, Sink, Source};
+use output::{same_file, Sink};
+use stream::{describe_io, Source};
 
 /// Exit statuses.
 const OK: u8 = 0;
@@ -64,6 +66,9 @@ Usage:
   u8x encode [--policy strict|replace|escape] [-o OUT] [FILE]
   u8x help [COMMAND]
   u8x --version
+Exit status: 0 success, valid input; 1 invalid input (check: a file is not
+UTF-8; fix: input repaired, output written; decode, encode: stopped early,
+OUT unchanged); 2 usage or I/O error.
 ";
 
 const HELP: &str = "\
@@ -77,7 +82,12 @@ Commands:
   encode  UTF-32LE to UTF-8
 
 A FILE of '-', or no FILE, is standard input. Output goes to standard output
-unless '-o OUT' is given. Run 'u8x help COMMAND' for the details of a command.
+unless '-o OUT' is given. A regular file OUT is replaced only once the whole
+input has been converted (u8x writes .OUT.u8x-PID-N.tmp beside it, syncs it
+and renames it over OUT): after any error, OUT keeps its old contents. OUT
+keeps its permission bits; a device or FIFO OUT is written directly; OUT
+naming the input file is refused. Run 'u8x help COMMAND' for the details of a
+command.
 ";
 
 const CHECK_HELP: &str = "\
@@ -129,8 +139,14 @@ Options:
   -q, --quiet      do not print the summary
   -h, --help       show this help
 
-Prints 'u8x: fixed N ill-formed sequences' on standard error when N > 0.
-Exit status: 0 on success, 2 on a usage or I/O error.
+Prints 'u8x: fixed N ill-formed sequences' on standard error when N > 0
+(not with -q).
+
+Exit status: 0 if the input was already valid UTF-8 (the output is an exact
+copy); 1 if N > 0 sequences were repaired (the repaired output is written all
+the same; like 'u8x check', 1 says the input was not UTF-8); 2 on a usage or
+I/O error (a file OUT is then left unchanged). To fail only on errors:
+  u8x fix -q -o OUT FILE; [ $? -lt 2 ]
 ";
 
 const DECODE_HELP: &str = "\
@@ -142,8 +158,9 @@ order mark is decoded like any other character; none is added.
 
 Policies for ill-formed sequences:
   strict   stop at the first one (the default): prints
-           'u8x: FILE: byte offset N: DESCRIPTION' and exits with 1; the code
-           points before it have been written
+           'u8x: FILE: byte offset N: DESCRIPTION' and exits with 1. The code
+           points before it have been written to standard output, but a file
+           OUT is left unchanged, as after any incomplete conversion
   replace  one U+FFFD per maximal subpart
   escape   each bad byte b as U+DC00+b (U+DC80..U+DCFF, UTF-8B / Python
            surrogateescape); 'encode --policy escape' restores the exact bytes
@@ -170,13 +187,15 @@ Policies for units that are not Unicode scalar values (surrogates
 D800..DFFF, values above 10FFFF):
   strict   stop at the first one (the default): prints
            'u8x: FILE: unit K (byte offset N): DESCRIPTION (value 0xXXXXXXXX)'
-           and exits with 1; the UTF-8 before it has been written
+           and exits with 1. The UTF-8 before it has been written to standard
+           output, but a file OUT is left unchanged
   replace  write U+FFFD instead
   escape   U+DC80..U+DCFF become the byte they escape (the inverse of
            'decode --policy escape'); any other invalid unit stops as strict
 
 An input whose length is not a multiple of 4 is not UTF-32: the complete
-units are encoded, then u8x reports the length and exits with 1.
+units are encoded (to standard output; a file OUT is left unchanged), then u8x
+reports the length and exits with 1.
 
 Options:
   --policy P       see above
@@ -397,12 +416,6 @@ fn convert_command(name: &str, options: &Options) -> Result<u8, String> {
         }
     };
     let input_name = source.name();
-    if same_file(&source, options.output.as_ref()) {
-        eprintln!(
-            "u8x: {input_name}: input and output are the same file; refusing to overwrite it"
-        );
-        return Ok(TROUBLE);
-    }
     // Open the input first: a missing input must not create or truncate OUT.
     let input = match source.open() {
         Ok(input) => input,
@@ -411,7 +424,13 @@ fn convert_command(name: &str, options: &Options) -> Result<u8, String> {
             return Ok(TROUBLE);
         }
     };
-    let mut sink = match Sink::create(options.output.as_ref()) {
+    if same_file(input.file, options.output.as_ref()) {
+        eprintln!(
+            "u8x: {input_name}: input and output are the same file; refusing to overwrite it"
+        );
+        return Ok(TROUBLE);
+    }
+    let mut sink = match Sink::open(options.output.as_ref()) {
         Ok(sink) => sink,
         Err(e) => {
             let out = options.output.as_ref().map(|o| o.to_string_lossy());
@@ -419,31 +438,68 @@ fn convert_command(name: &str, options: &Options) -> Result<u8, String> {
             return Ok(TROUBLE);
         }
     };
-    let out = &mut sink.writer;
+    let (input, out) = (input.reader, sink.writer());
     let result = match conversion {
         Conversion::Fix(policy) => convert::fix(input, out, policy).map(Outcome::Fixed),
         Conversion::Decode(policy) => convert::decode(input, out, policy).map(Outcome::Decoded),
         Conversion::Encode(policy) => convert::encode(input, out, policy).map(Outcome::Encoded),
     };
-    // Whatever happened, what was converted so far reaches the output before
-    // any message.
-    let outcome = match (result, out.flush()) {
-        (Ok(outcome), Ok(())) => outcome,
-        (Err(Failure::Input(e)), _) => {
+    let (out_name, is_stdout) = (sink.name.clone(), sink.is_stdout);
+    let outcome = match result {
+        Ok(outcome) => outcome,
+        Err(Failure::Input(e)) => {
+            // What was converted so far reaches standard output before the
+            // message; a file OUT stays as it was.
+            if let Err(e) = sink.abandon() {
+                return Ok(output_failure(e, &out_name, is_stdout));
+            }
             eprintln!("u8x: {input_name}: {}", describe_io(&e));
             return Ok(TROUBLE);
         }
-        (Err(Failure::Output(e)), _) | (Ok(_), Err(e)) => {
-            return Ok(output_failure(e, &sink.name, sink.is_stdout));
+        Err(Failure::Output(e)) => {
+            drop(sink); // Removes the temporary file: OUT stays as it was.
+            return Ok(output_failure(e, &out_name, is_stdout));
         }
     };
-    Ok(match outcome {
+    // Only a conversion of the whole input replaces a file OUT.
+    let kept = !outcome.is_complete() && sink.replaces_file();
+    let finished = if outcome.is_complete() {
+        sink.commit()
+    } else {
+        sink.abandon()
+    };
+    if let Err(e) = finished {
+        return Ok(output_failure(e, &out_name, is_stdout));
+    }
+    let status = report(&outcome, &input_name, options.quiet);
+    if kept {
+        eprintln!("u8x: {out_name}: left unchanged (the input was not converted to its end)");
+    }
+    Ok(status)
+}
+
+impl Outcome {
+    /// Whether the whole input was converted.
+    fn is_complete(&self) -> bool {
+        matches!(
+            self,
+            Outcome::Fixed(_) | Outcome::Decoded(Decoded::Done) | Outcome::Encoded(Encoded::Done)
+        )
+    }
+}
+
+/// Reports how a conversion ended on standard error; returns the exit status.
+fn report(outcome: &Outcome, input_name: &str, quiet: bool) -> u8 {
+    match *outcome {
+        Outcome::Fixed(0) => OK,
+        // As `check` on the same input: the output is written, but a script
+        // learns that the input was not UTF-8.
         Outcome::Fixed(n) => {
-            if n > 0 && !options.quiet {
+            if !quiet {
                 let s = if n == 1 { "" } else { "s" };
                 eprintln!("u8x: fixed {n} ill-formed sequence{s}");
             }
-            OK
+            INVALID
         }
         Outcome::Decoded(Decoded::Done) | Outcome::Encoded(Encoded::Done) => OK,
         Outcome::Decoded(Decoded::IllFormed { offset, kind }) => {
@@ -469,5 +525,5 @@ fn convert_command(name: &str, options: &Options) -> Result<u8, String> {
             );
             INVALID
         }
-    })
+    }
 }

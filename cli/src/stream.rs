@@ -1,11 +1,13 @@
 //! Reading any input in fixed-size chunks, carrying the few bytes a chunk
-//! boundary cuts into the next chunk, and naming inputs and outputs in
-//! messages.
+//! boundary cuts into the next chunk, telling which file an input is, and
+//! naming inputs and outputs in messages.
 
-use std::ffi::{OsStr, OsString};
-use std::fs::File;
-use std::io::{self, BufWriter, Read, Write};
-use std::path::{Path, PathBuf};
+use std::ffi::OsStr;
+use std::fs::{File, Metadata};
+use std::io::{self, Read};
+use std::os::fd::AsFd;
+use std::os::unix::fs::MetadataExt;
+use std::path::PathBuf;
 
 /// Bytes read per chunk. Memory use does not depend on the input size.
 pub const CHUNK: usize = 64 * 1024;
@@ -39,53 +41,54 @@ impl Source {
     }
 
     /// Opens the input for reading.
-    pub fn open(&self) -> io::Result<Box<dyn Read>> {
+    pub fn open(&self) -> io::Result<Input> {
         Ok(match self {
-            Source::Stdin => Box::new(io::stdin().lock()),
-            Source::File(path) => Box::new(File::open(path)?),
+            Source::Stdin => Input {
+                // fstat on fd 0: what the shell redirected, whatever its name.
+                file: io::stdin()
+                    .as_fd()
+                    .try_clone_to_owned()
+                    .map(File::from)
+                    .and_then(|f| f.metadata())
+                    .ok()
+                    .and_then(|m| FileId::of_regular(&m)),
+                reader: Box::new(io::stdin().lock()),
+            },
+            Source::File(path) => {
+                let file = File::open(path)?;
+                Input {
+                    file: FileId::of_regular(&file.metadata()?),
+                    reader: Box::new(file),
+                }
+            }
         })
     }
 }
 
-/// Where converted output goes: a file (`-o OUT`) or standard output.
-pub struct Sink {
-    pub name: String,
-    pub writer: BufWriter<Box<dyn Write>>,
-    pub is_stdout: bool,
+/// An opened input.
+pub struct Input {
+    pub reader: Box<dyn Read>,
+    /// Which file it is, if it is a regular file (one that writing an output
+    /// could destroy before it is read).
+    pub file: Option<FileId>,
 }
 
-impl Sink {
-    /// Creates (truncates) `path`, or uses standard output when `path` is
-    /// `None` or `-`.
-    pub fn create(path: Option<&OsString>) -> io::Result<Sink> {
-        let (name, writer, is_stdout): (String, Box<dyn Write>, bool) = match path {
-            Some(p) if p != "-" => (
-                Path::new(p).display().to_string(),
-                Box::new(File::create(p)?),
-                false,
-            ),
-            _ => (STDOUT_NAME.to_string(), Box::new(io::stdout().lock()), true),
-        };
-        Ok(Sink {
-            name,
-            writer: BufWriter::with_capacity(CHUNK, writer),
-            is_stdout,
+/// A file's identity: the same for every name it has (hard links, symbolic
+/// links, other paths), unlike its path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileId {
+    dev: u64,
+    ino: u64,
+}
+
+impl FileId {
+    /// The identity of a regular file; `None` for pipes, terminals, devices
+    /// and the like, which an output file cannot overwrite.
+    pub fn of_regular(meta: &Metadata) -> Option<FileId> {
+        meta.is_file().then(|| FileId {
+            dev: meta.dev(),
+            ino: meta.ino(),
         })
-    }
-}
-
-/// Whether `output` names the same existing file as `input` (writing it would
-/// truncate the input before it is read).
-pub fn same_file(input: &Source, output: Option<&OsString>) -> bool {
-    let (Source::File(input), Some(output)) = (input, output) else {
-        return false;
-    };
-    if output == "-" {
-        return false;
-    }
-    match (std::fs::canonicalize(input), std::fs::canonicalize(output)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
     }
 }
 

@@ -89,6 +89,68 @@ fn u8x(args: &[&str], stdin: Option<&[u8]>) -> Run {
     }
 }
 
+/// Runs `u8x args...` with standard input read from the file `stdin`.
+fn u8x_with_stdin(args: &[&str], stdin: &Path) -> Run {
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = Command::new(env!("CARGO_BIN_EXE_u8x"))
+        .args(args)
+        .stdin(std::fs::File::open(stdin).unwrap())
+        .output()
+        .expect("the u8x binary runs");
+    Run {
+        code: status.code().expect("u8x exits normally"),
+        stdout,
+        stderr: String::from_utf8(stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// A directory of its own in the temporary directory, removed with what it
+/// holds when dropped: tests that look for stray files look here.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!(
+            "u8x-cli-test-dir-{}-{n}-{name}",
+            std::process::id()
+        ));
+        std::fs::create_dir(&path).unwrap();
+        TempDir(path)
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    /// Creates the file `name` holding `contents`.
+    fn file(&self, name: &str, contents: &[u8]) -> PathBuf {
+        let path = self.path(name);
+        std::fs::write(&path, contents).unwrap();
+        path
+    }
+
+    /// The names in the directory, sorted.
+    fn names(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&self.0)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// A small deterministic generator (xorshift64*).
 struct Rng(u64);
 
@@ -575,7 +637,7 @@ fn fix_replace_matches_from_utf8_lossy() {
             &["fix", "--policy", "replace", f.path()],
         ] {
             let run = u8x(args, None);
-            assert_eq!(run.code, 0);
+            assert_eq!(run.code, 1, "something was repaired");
             assert_eq!(run.out(), String::from_utf8_lossy(&data));
             assert_eq!(run.stderr, format!("u8x: fixed {n} ill-formed sequences\n"));
         }
@@ -595,7 +657,7 @@ fn fix_latin1_cp1252_and_escape() {
     ];
     for (policy, expected) in cases {
         let run = u8x(&["fix", &format!("--policy={policy}"), f.path()], None);
-        assert_eq!(run.code, 0, "{policy}");
+        assert_eq!(run.code, 1, "{policy}");
         assert!(run.out() == expected, "{policy}: output differs");
         assert_eq!(run.stderr, format!("u8x: fixed {n} ill-formed sequences\n"));
     }
@@ -612,11 +674,11 @@ fn fix_output_file_quiet_and_summary() {
         &["fix", "--policy", "cp1252", "-o", out.path(), input.path()],
         None,
     );
-    assert_eq!((run.code, run.out()), (0, ""));
+    assert_eq!((run.code, run.out()), (1, ""));
     assert_eq!(run.stderr, "u8x: fixed 1 ill-formed sequence\n");
     assert_eq!(out.read(), "café\n".as_bytes());
     let run = u8x(&["fix", "-q", "--output", out.path(), input.path()], None);
-    assert_eq!((run.code, run.out(), &*run.stderr), (0, "", ""));
+    assert_eq!((run.code, run.out(), &*run.stderr), (1, "", ""));
     assert_eq!(out.read(), "caf\u{FFFD}\n".as_bytes());
     // Valid input: copied as is, no summary.
     let run = u8x(&["fix"], Some("déjà vu\u{FEFF}".as_bytes()));
@@ -626,6 +688,36 @@ fn fix_output_file_quiet_and_summary() {
     );
 }
 
+/// The exit status of `fix` is that of `check` on the same input: 0 when it
+/// was valid (the output is a copy), 1 when sequences were repaired (the
+/// repaired output is written all the same), 2 on trouble.
+#[test]
+fn fix_exit_status_tells_whether_anything_was_repaired() {
+    for (input, code) in [(&b""[..], 0), (b"valid \xC3\xA9\n", 0), (b"bad \xE9\n", 1)] {
+        let check = u8x(&["check", "-q"], Some(input));
+        assert_eq!(check.code, code, "check {input:02X?}");
+        let fix = u8x(&["fix", "-q"], Some(input));
+        assert_eq!(fix.code, code, "fix {input:02X?}");
+        assert_eq!(fix.out(), String::from_utf8_lossy(input));
+    }
+    let dir = TempDir::new("status");
+    let out = dir.file("out.txt", b"old\n");
+    let run = u8x(&["fix", "-o", out.to_str().unwrap()], Some(b"a\xFFb\xFF"));
+    assert_eq!(run.code, 1);
+    assert_eq!(run.stderr, "u8x: fixed 2 ill-formed sequences\n");
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        "a\u{FFFD}b\u{FFFD}".as_bytes()
+    );
+    assert_eq!(dir.names(), ["out.txt"]);
+    let help = u8x(&["help", "fix"], None);
+    assert!(help
+        .out()
+        .contains("Exit status: 0 if the input was already valid"));
+    let usage = u8x(&[], None);
+    assert!(usage.stderr.contains("fix: input repaired, output written"));
+}
+
 #[test]
 fn fix_refuses_to_overwrite_its_input() {
     let f = TempFile::new("same.txt", b"x\xFF");
@@ -633,6 +725,51 @@ fn fix_refuses_to_overwrite_its_input() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("same file"), "{}", run.stderr);
     assert_eq!(f.read(), b"x\xFF");
+}
+
+/// Another name for the input, of every kind, is refused before OUT is
+/// touched, by every converting command.
+#[test]
+fn converting_commands_refuse_any_name_of_their_input() {
+    let dir = TempDir::new("same");
+    let input = dir.file("in.txt", b"hi \xFF\n");
+    let hard = dir.path("hard.txt");
+    std::fs::hard_link(&input, &hard).unwrap();
+    let soft = dir.path("soft.txt");
+    std::os::unix::fs::symlink(&input, &soft).unwrap();
+    for command in ["fix", "decode", "encode"] {
+        for out in [&input, &hard, &soft] {
+            let out = out.to_str().unwrap();
+            for how in ["named", "stdin"] {
+                let run = match how {
+                    "named" => u8x(&[command, input.to_str().unwrap(), "-o", out], None),
+                    _ => u8x_with_stdin(&[command, "-o", out], &input),
+                };
+                assert_eq!(run.code, 2, "{command} {how} -o {out}: {}", run.stderr);
+                assert!(
+                    run.stderr.contains("input and output are the same file"),
+                    "{command} {how} -o {out}: {}",
+                    run.stderr
+                );
+                assert_eq!(std::fs::read(&input).unwrap(), b"hi \xFF\n");
+            }
+        }
+    }
+    assert_eq!(dir.names(), ["hard.txt", "in.txt", "soft.txt"]);
+}
+
+/// Standard input that is not a regular file (a pipe here, a terminal or
+/// /dev/null elsewhere) cannot be overwritten by OUT and is not refused.
+#[test]
+fn stdin_that_is_not_a_file_is_not_refused() {
+    let dir = TempDir::new("pipe");
+    let out = dir.path("out.txt");
+    let run = u8x(&["fix", "-o", out.to_str().unwrap()], Some(b"ok\n"));
+    assert_eq!((run.code, &*run.stderr), (0, ""));
+    assert_eq!(std::fs::read(&out).unwrap(), b"ok\n");
+    let null = Path::new("/dev/null");
+    let run = u8x_with_stdin(&["fix", "-o", "/dev/null"], null);
+    assert_eq!((run.code, &*run.stderr), (0, ""));
 }
 
 #[test]
@@ -661,20 +798,16 @@ fn decode_strict_writes_utf32le() {
 #[test]
 fn decode_strict_stops_at_the_first_error() {
     let f = TempFile::new("d.txt", b"ab\xE2\x82\xACc\xF0\x80\x80\x80d");
-    let out = TempFile::absent("d.u32");
-    let run = u8x(
-        &["decode", "--policy", "strict", "-o", out.path(), f.path()],
-        None,
-    );
+    let run = u8x(&["decode", "--policy", "strict", f.path()], None);
     assert_eq!(run.code, 1);
     assert_eq!(
         run.stderr,
         format!("u8x: {}: byte offset 6: overlong encoding\n", f.path())
     );
     assert_eq!(
-        out.read(),
+        run.stdout,
         utf32le("ab€c"),
-        "the output before the error stays"
+        "the output before the error is on standard output"
     );
     // Across a chunk edge, from stdin.
     let data = across_edge(1, b"\xF0\x9F\x98\x80\xF0\x9F\x98z");
@@ -872,6 +1005,333 @@ fn decode_streams_in_constant_memory() {
     assert!(status.success(), "{status}: {stderr}");
     assert!(sent >= TOTAL);
     assert_eq!(received, 4 * chars_per_block * (sent / block_len));
+}
+
+// ----------------------------------------------------- output files
+
+/// Runs `u8x args...` through `sh -c PREFIX; exec u8x "$@"`, where `prefix`
+/// sets limits the child inherits.
+fn u8x_under(prefix: &str, args: &[&str]) -> Run {
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = Command::new("/bin/sh")
+        .arg("-c")
+        .arg(format!("{prefix} && exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_u8x"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("/bin/sh runs");
+    Run {
+        code: status.code().expect("u8x exits normally"),
+        stdout,
+        stderr: String::from_utf8(stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// Asserts that `out` still holds "old\n", without printing a megabyte if not.
+fn assert_old(out: &Path, context: &str) {
+    let now = std::fs::read(out).unwrap();
+    assert!(
+        now == b"old\n",
+        "{context}: the old output is gone: {} bytes now",
+        now.len()
+    );
+}
+
+/// A write that fails midway (EFBIG under RLIMIT_FSIZE: a full disk that
+/// needs no privileges) leaves the old OUT as it was and no temporary file.
+#[test]
+fn a_failed_write_leaves_the_old_output_intact() {
+    let dir = TempDir::new("efbig");
+    let input = dir.file("in.txt", &Rng(3).text(1 << 20, 0));
+    let out = dir.file("out.txt", b"old\n");
+    // 64 blocks of 512 or 1024 bytes, far less than the output; SIGXFSZ
+    // ignored so that the write fails with EFBIG instead of killing u8x.
+    let limit = "trap '' XFSZ && ulimit -f 64";
+    for command in ["fix", "decode"] {
+        let run = u8x_under(
+            limit,
+            &[
+                command,
+                "-o",
+                out.to_str().unwrap(),
+                input.to_str().unwrap(),
+            ],
+        );
+        assert_eq!(run.code, 2, "{command}: {}", run.stderr);
+        assert_eq!(
+            run.stderr,
+            format!("u8x: {}: File too large\n", out.display()),
+            "{command}"
+        );
+        assert_old(&out, command);
+        assert_eq!(dir.names(), ["in.txt", "out.txt"], "{command}");
+    }
+}
+
+/// A tmpfs mounted on a directory, unmounted when dropped.
+struct Mount(TempDir);
+
+impl Mount {
+    /// `None` (with the reason) when mounting is not permitted.
+    fn tmpfs(size: &str) -> Result<Mount, String> {
+        let dir = TempDir::new("tmpfs");
+        let out = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(&dir.0)
+            .output()
+            .map_err(|e| format!("mount: {e}"))?;
+        if !out.status.success() {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            return Err(stderr.lines().next().unwrap_or_default().to_string());
+        }
+        Ok(Mount(dir))
+    }
+}
+
+impl Drop for Mount {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0 .0).status();
+    }
+}
+
+/// The same on a really full file system: a 256 KiB tmpfs (needs root).
+#[test]
+fn a_full_file_system_leaves_the_old_output_intact() {
+    let mount = match Mount::tmpfs("256k") {
+        Ok(mount) => mount,
+        Err(why) => {
+            eprintln!("cannot mount a tmpfs ({why}); skipped");
+            return;
+        }
+    };
+    let dir = TempDir::new("enospc");
+    let input = dir.file("in.txt", &Rng(4).text(1 << 20, 1));
+    let out = mount.0.file("out.txt", b"old\n");
+    let run = u8x(
+        &["fix", "-o", out.to_str().unwrap(), input.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        format!("u8x: {}: No space left on device\n", out.display())
+    );
+    assert_old(&out, "");
+    assert_eq!(mount.0.names(), ["out.txt"]);
+}
+
+/// An input that fails to read (a directory) leaves OUT as it was.
+#[test]
+fn an_input_error_leaves_the_old_output_intact() {
+    let dir = TempDir::new("eisdir");
+    let out = dir.file("out.txt", b"old\n");
+    let input = dir.path("sub");
+    std::fs::create_dir(&input).unwrap();
+    for command in ["fix", "decode", "encode"] {
+        let run = u8x(
+            &[
+                command,
+                "-o",
+                out.to_str().unwrap(),
+                input.to_str().unwrap(),
+            ],
+            None,
+        );
+        assert_eq!(run.code, 2, "{command}");
+        assert_eq!(
+            run.stderr,
+            format!("u8x: {}: Is a directory\n", input.display())
+        );
+        assert_old(&out, command);
+        assert_eq!(dir.names(), ["out.txt", "sub"], "{command}");
+    }
+}
+
+/// Strict decode and encode that stop early leave OUT as it was: only a
+/// conversion of the whole input replaces it.
+#[test]
+fn an_incomplete_conversion_leaves_the_old_output_intact() {
+    let dir = TempDir::new("strict");
+    let out = dir.file("out.bin", b"old\n");
+    let cases: [(&str, &[u8], &str); 3] = [
+        (
+            "decode",
+            b"ab\xF0\x80\x80\x80d",
+            "byte offset 2: overlong encoding",
+        ),
+        (
+            "encode",
+            &[0x41, 0, 0, 0, 0, 0xD8, 0, 0],
+            "unit 1 (byte offset 4): surrogate (value 0x0000D800)",
+        ),
+        (
+            "encode",
+            &[0x41, 0, 0, 0, 0x42],
+            "input length 5 is not a multiple of 4, so not UTF-32LE \
+             (the last 1 bytes were not encoded)",
+        ),
+    ];
+    for (command, data, message) in cases {
+        let input = dir.file("in.bin", data);
+        let run = u8x(
+            &[
+                command,
+                "-o",
+                out.to_str().unwrap(),
+                input.to_str().unwrap(),
+            ],
+            None,
+        );
+        assert_eq!(run.code, 1, "{command} {message}");
+        assert_eq!(
+            run.stderr,
+            format!(
+                "u8x: {}: {message}\n\
+                 u8x: {}: left unchanged (the input was not converted to its end)\n",
+                input.display(),
+                out.display()
+            )
+        );
+        assert_old(&out, message);
+        assert_eq!(dir.names(), ["in.bin", "out.bin"], "{message}");
+    }
+    let help = u8x(&["help", "decode"], None);
+    assert!(help
+        .out()
+        .contains("a file\n           OUT is left unchanged"));
+    // A new OUT is not created either.
+    let new = dir.path("new.bin");
+    let run = u8x(&["decode", "-o", new.to_str().unwrap()], Some(b"\xFF"));
+    assert_eq!(run.code, 1);
+    assert!(!new.exists());
+}
+
+/// Devices are written in place: /dev/full reports the error, /dev/null
+/// stays a device (renaming a temporary file over it would replace it).
+#[test]
+fn output_to_a_device_is_written_directly() {
+    let run = u8x(&["fix", "-o", "/dev/full"], Some(b"text\n"));
+    assert_eq!(run.code, 2);
+    assert_eq!(run.stderr, "u8x: /dev/full: No space left on device\n");
+    let run = u8x(&["decode", "-o", "/dev/null"], Some(b"text\n"));
+    assert_eq!((run.code, &*run.stderr), (0, ""));
+    // A magic link to a pipe, whose target ("pipe:[N]") is no path.
+    let run = u8x(&["fix", "-o", "/dev/stdout"], Some(b"text\n"));
+    assert_eq!((run.code, run.out(), &*run.stderr), (0, "text\n", ""));
+    use std::os::unix::fs::FileTypeExt;
+    for device in ["/dev/full", "/dev/null"] {
+        let kind = std::fs::metadata(device).unwrap().file_type();
+        assert!(kind.is_char_device(), "{device} is still a device");
+    }
+}
+
+/// A FIFO is written in place too, for its reader.
+#[test]
+fn output_to_a_fifo_is_written_directly() {
+    let dir = TempDir::new("fifo");
+    let fifo = dir.path("fifo");
+    match Command::new("mkfifo").arg(&fifo).status() {
+        Ok(status) if status.success() => {}
+        other => {
+            eprintln!("mkfifo failed ({other:?}); skipped");
+            return;
+        }
+    }
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read(fifo).unwrap())
+    };
+    let run = u8x(&["decode", "-o", fifo.to_str().unwrap()], Some(b"ab"));
+    assert_eq!((run.code, &*run.stderr), (0, ""));
+    assert_eq!(reader.join().unwrap(), utf32le("ab"));
+    assert_eq!(dir.names(), ["fifo"]);
+}
+
+/// OUT in a directory that does not exist: exit 2, nothing created.
+#[test]
+fn output_in_a_missing_directory_creates_nothing() {
+    let dir = TempDir::new("nodir");
+    let input = dir.file("in.txt", b"text\n");
+    let out = dir.path("missing/out.txt");
+    let run = u8x(
+        &["fix", "-o", out.to_str().unwrap(), input.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        format!("u8x: {}: No such file or directory\n", out.display())
+    );
+    assert_eq!(dir.names(), ["in.txt"]);
+}
+
+/// Replacing OUT keeps its permission bits, gives a new OUT those of
+/// File::create, and writes through a symbolic link to the file it names.
+#[test]
+fn output_keeps_permissions_and_symbolic_links() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o7777;
+    let dir = TempDir::new("perms");
+    let input = dir.file("in.txt", b"text\n");
+    let run_to = |out: &Path| {
+        let run = u8x(
+            &["fix", "-o", out.to_str().unwrap(), input.to_str().unwrap()],
+            None,
+        );
+        assert_eq!((run.code, &*run.stderr), (0, ""));
+        assert_eq!(std::fs::read(out).unwrap(), b"text\n");
+    };
+    let kept = dir.file("kept.txt", b"old\n");
+    std::fs::set_permissions(&kept, std::fs::Permissions::from_mode(0o640)).unwrap();
+    run_to(&kept);
+    assert_eq!(mode(&kept), 0o640);
+    // The mode File::create gives under this process's umask, inherited.
+    let probe = dir.path("probe");
+    std::fs::File::create(&probe).unwrap();
+    let new = dir.path("new.txt");
+    run_to(&new);
+    assert_eq!(mode(&new), mode(&probe));
+    std::fs::remove_file(&probe).unwrap();
+    let link = dir.path("link.txt");
+    std::os::unix::fs::symlink("kept.txt", &link).unwrap();
+    std::fs::write(&kept, b"old\n").unwrap();
+    run_to(&link);
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(std::fs::read(&kept).unwrap(), b"text\n");
+    assert_eq!(mode(&kept), 0o640);
+    assert_eq!(dir.names(), ["in.txt", "kept.txt", "link.txt", "new.txt"]);
+}
+
+/// A read-only OUT is refused, as opening it for writing would be, although
+/// its directory would allow replacing it.
+#[test]
+fn read_only_output_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = TempDir::new("ro");
+    let input = dir.file("in.txt", b"text\n");
+    let out = dir.file("out.txt", b"old\n");
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o444)).unwrap();
+    if std::fs::OpenOptions::new().write(true).open(&out).is_ok() {
+        eprintln!("running with privileges that ignore file modes; skipped");
+        return;
+    }
+    let run = u8x(
+        &["fix", "-o", out.to_str().unwrap(), input.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        format!("u8x: {}: Permission denied\n", out.display())
+    );
+    assert_old(&out, "");
 }
 
 // -------------------------------------------------- usage and help
