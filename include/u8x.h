@@ -368,6 +368,33 @@ const char *u8x_status_name(int status);
 const char *u8x_error_name(int error);
 
 /**
+ * The name of the instruction-set tier every u8x call in this process runs,
+ * a static string: "scalar", "sse42", "avx2" or "avx512". It is the fastest
+ * tier the CPU supports, unless the environment variable `U8X_TIER` names
+ * another one the CPU has (see `u8x_tier_forced`). Chosen when u8x first
+ * needs a tier (the first conversion, or a call to this function or
+ * `u8x_tier_forced`) and fixed for the life of the process. Every tier
+ * gives identical results; only speed differs.
+ */
+const char *u8x_tier_name(void);
+
+/**
+ * What became of the environment variable `U8X_TIER`, read once, when the
+ * tier is chosen (see `u8x_tier_name`; set it before the program starts,
+ * or at least before that moment and not concurrently with it). Its value is a
+ * tier name as `u8x_tier_name` gives it, ASCII case ignored ("neon" is
+ * also a tier name, not yet available anywhere). Returns:
+ * - 1: honoured: the named tier runs.
+ * - 0: `U8X_TIER` is unset or empty: the fastest tier runs.
+ * - -1: refused: the CPU (or this build) lacks the named tier.
+ * - -2: refused: the value is not a tier name.
+ *
+ * A refused request is not fatal: the fastest tier runs instead, and this
+ * function (with `u8x_tier_name`) is how a program can tell its user.
+ */
+int u8x_tier_forced(void);
+
+/**
  * `mbstowcs(3)` for UTF-8, whatever the locale: converts the NUL-terminated
  * string `src` to at most `n` wide characters at `dest`, adding a terminating
  * L'\0' if there is room. Returns the number of wide characters written (not
