@@ -3,7 +3,12 @@
  *
  * Conventions for every function:
  * - A (pointer, length) pair may be (NULL, 0): an empty buffer. NULL with a
- *   non-zero length is U8X_BAD_ARGUMENT.
+ *   non-zero length is U8X_BAD_ARGUMENT, and so is a misaligned uint32_t or
+ *   wchar_t pointer, whatever the length.
+ * - Lengths are trusted: u8x refuses only lengths no buffer can have (more
+ *   than PTRDIFF_MAX bytes, or running past the end of the address space).
+ *   A length larger than the caller's real buffer is undefined behaviour
+ *   that no library can detect.
  * - Output is never written past its capacity. An output of NULL with
  *   capacity 0 means "compute the exact size needed, write nothing".
  * - No function allocates, panics, aborts or keeps state; all are reentrant.
@@ -70,12 +75,16 @@ typedef enum u8x_status {
    */
   U8X_OUTPUT_FULL = 3,
   /**
-   * A NULL pointer with a non-zero length, a misaligned buffer, an output
-   * that overlaps the input (within the part of the output the call could
-   * write: at most the worst-case size for the input), a length too large
-   * for the address space, an unknown policy or flag, an invalid
-   * replacement scalar, or a position beyond the length. Nothing was read
-   * or written.
+   * A NULL pointer with a non-zero length; a misaligned `uint32_t` or
+   * `wchar_t` pointer (refused whatever its length, even 0); a length whose
+   * size in bytes exceeds `PTRDIFF_MAX`, or that would run from its
+   * pointer past the end of the address space; an output that overlaps
+   * the input (within the part of the output the call could write: at
+   * most the worst-case size for the input); an unknown policy or flag;
+   * an invalid replacement scalar; or a position beyond the length.
+   * Nothing was read or written. Those are the only checks on lengths: a
+   * length larger than the memory really there cannot be detected and is
+   * undefined behaviour.
    */
   U8X_BAD_ARGUMENT = 4,
   /**
