@@ -239,16 +239,6 @@ fn runs(sanitizers: bool, valgrind: bool) -> Vec<Run> {
             });
         }
     }
-    let names =
-        |ts: &mut dyn Iterator<Item = Tier>| ts.map(Tier::name).collect::<Vec<_>>().join(" ");
-    println!(
-        "c-tests: per-tier runs on {}",
-        names(&mut tiers.iter().copied())
-    );
-    if valgrind {
-        let on = names(&mut runs.iter().filter(|r| r.valgrind).filter_map(|r| r.tier));
-        println!("c-tests: valgrind runs on {on} (valgrind has no AVX-512)");
-    }
     if let Some(t) = env::var_os("U8X_TIER") {
         println!(
             "c-tests: U8X_TIER={} from the environment applies to the static, shared and sanitized runs",
@@ -539,6 +529,36 @@ fn sources(dir: &Path) -> Vec<PathBuf> {
     found
 }
 
+/// Says which tiers the per-tier and valgrind runs covered, and how long the
+/// valgrind runs took, in every `cargo test` run: written straight to the
+/// stderr handle, which libtest does not capture.
+fn tiers_summary(s: &Setup, outcomes: &[Outcome]) {
+    let tiers = |valgrind: bool| {
+        let names: Vec<&str> = s
+            .runs
+            .iter()
+            .filter(|r| r.valgrind == valgrind)
+            .filter_map(|r| r.tier.map(Tier::name))
+            .collect();
+        if names.is_empty() {
+            "none".to_string()
+        } else {
+            names.join(" ")
+        }
+    };
+    let valgrind_secs: f64 = outcomes
+        .iter()
+        .filter(|o| s.runs.get(o.run).is_some_and(|r| r.valgrind))
+        .map(|o| o.secs)
+        .sum();
+    let line = format!(
+        "c-tests: tiers run: {}; under valgrind: {} ({valgrind_secs:.0} s in all)\n",
+        tiers(false),
+        tiers(true)
+    );
+    std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes()).unwrap();
+}
+
 #[test]
 fn c_programs() {
     let s = setup();
@@ -627,6 +647,7 @@ fn c_programs() {
         );
     }
     println!("\n{} passed, {} failed", total - failed.len(), failed.len());
+    tiers_summary(&s, &outcomes);
     assert!(
         failed.is_empty(),
         "{} of {total} C tests failed: {}",
