@@ -1,7 +1,9 @@
 /* Bad arguments, for every function: NULL with a non-zero length, unknown
  * policies and flags, replacements that are not scalar values, latin1 and
  * cp1252 when encoding, positions past the end, overlapping buffers,
- * misaligned uint32_t / wchar_t pointers, lengths no object can have. And
+ * misaligned uint32_t / wchar_t pointers (whatever the length, even 0),
+ * lengths no object can have, buffers that would run past the end of the
+ * address space. And
  * the legal edge cases next to them: NULL with length 0, replacements that
  * are ignored, adjacent (not overlapping) buffers. A rejected call must
  * leave every buffer untouched. */
@@ -22,6 +24,11 @@ static union {
   uint64_t align;
 } mem;
 static uint8_t snapshot[sizeof mem];
+
+/* 16 bytes below the top of the address space (never dereferenced: each
+ * call with it must be refused before reading). */
+#define TOP_ADDRESS (UINTPTR_MAX - 15)
+static const uint8_t *const top_bytes = (const uint8_t *)TOP_ADDRESS;
 
 static void take_snapshot(void) { memcpy(snapshot, &mem, sizeof mem); }
 #define UNTOUCHED() CHECK(memcmp(snapshot, &mem, sizeof mem) == 0)
@@ -49,6 +56,10 @@ static void validate_args(void) {
   /* lengths no object can have (more than PTRDIFF_MAX bytes) */
   BAD(u8x_validate(text, SIZE_MAX, 0));
   BAD(u8x_validate(text, (size_t)PTRDIFF_MAX + 1, 0));
+  /* a buffer that would run past the end of the address space */
+  BAD(u8x_validate(top_bytes, 16, 0));
+  BAD(u8x_count(top_bytes, 16, U8X_STRICT, 0));
+  CHECK_EQ(u8x_count_valid(top_bytes, 16), U8X_BAD_SIZE);
   /* fine */
   CHECK_RESULT(u8x_validate(NULL, 0, 0), U8X_OK, U8X_ERR_NONE, 0, 0, 0);
   CHECK_RESULT(u8x_validate(text, 0, U8X_MORE_INPUT), U8X_OK, U8X_ERR_NONE, 0, 0, 0);
@@ -107,6 +118,16 @@ static void decode_args(void) {
   take_snapshot();
   for (i = 1; i < 4; i++) BAD(u8x_decode_ucs4(text, sizeof text, (uint32_t *)(void *)(mem.b + i), 8, U8X_STRICT, 0, 0));
   UNTOUCHED();
+  /* misaligned even with nothing to write or read: still not a uint32_t * */
+  for (i = 1; i < 4; i++) {
+    uint32_t *odd = (uint32_t *)(void *)(mem.b + i);
+    BAD(u8x_decode_ucs4(text, sizeof text, odd, 0, U8X_STRICT, 0, 0));
+    BAD(u8x_decode_ucs4(NULL, 0, odd, 0, U8X_STRICT, 0, 0));
+    BAD(u8x_decode_ucs4(NULL, 0, odd, 8, U8X_REPLACE, U8X_REPLACEMENT_CHARACTER, 0));
+  }
+  UNTOUCHED();
+  /* an output running past the end of the address space */
+  BAD(u8x_decode_ucs4(text, sizeof text, (uint32_t *)TOP_ADDRESS, 8, U8X_STRICT, 0, 0));
 
   /* fine: NULL with 0, on either side */
   check_context("u8x_decode_ucs4, empty");
@@ -158,7 +179,14 @@ static void encode_args(void) {
     const uint32_t *odd = (const uint32_t *)(const void *)(mem.b + i);
     BAD(u8x_encode(odd, 2, out, 16, U8X_STRICT, 0));
     BAD(u8x_encoded_len(odd, 2, U8X_STRICT, 0));
+    /* with nothing to read too */
+    BAD(u8x_encode(odd, 0, out, 16, U8X_STRICT, 0));
+    BAD(u8x_encode(odd, 0, NULL, 0, U8X_STRICT, 0));
+    BAD(u8x_encoded_len(odd, 0, U8X_STRICT, 0));
   }
+  /* an input running past the end of the address space */
+  BAD(u8x_encode((const uint32_t *)TOP_ADDRESS, 8, out, 16, U8X_STRICT, 0));
+  BAD(u8x_encoded_len((const uint32_t *)TOP_ADDRESS, 8, U8X_STRICT, 0));
 
   /* overlapping src and dst */
   check_context("u8x_encode, overlap");
@@ -221,6 +249,13 @@ static void posix_args(void) {
   for (i = 1; i < 4; i++) {
     errno = 0;
     CHECK_EQ(u8x_mbstowcs((wchar_t *)(void *)(mem.b + i), "abc", 4), FAIL);
+    CHECK_EQ(errno, EINVAL);
+    /* with no room, or nothing to convert, too */
+    errno = 0;
+    CHECK_EQ(u8x_mbstowcs((wchar_t *)(void *)(mem.b + i), "abc", 0), FAIL);
+    CHECK_EQ(errno, EINVAL);
+    errno = 0;
+    CHECK_EQ(u8x_mbstowcs((wchar_t *)(void *)(mem.b + i), "", 0), FAIL);
     CHECK_EQ(errno, EINVAL);
   }
   UNTOUCHED();

@@ -3,7 +3,12 @@
  *
  * Conventions for every function:
  * - A (pointer, length) pair may be (NULL, 0): an empty buffer. NULL with a
- *   non-zero length is U8X_BAD_ARGUMENT.
+ *   non-zero length is U8X_BAD_ARGUMENT, and so is a misaligned uint32_t or
+ *   wchar_t pointer, whatever the length.
+ * - Lengths are trusted: u8x refuses only lengths no buffer can have (more
+ *   than PTRDIFF_MAX bytes, or running past the end of the address space).
+ *   A length larger than the caller's real buffer is undefined behaviour
+ *   that no library can detect.
  * - Output is never written past its capacity. An output of NULL with
  *   capacity 0 means "compute the exact size needed, write nothing".
  * - No function allocates, panics, aborts or keeps state; all are reentrant.
@@ -70,12 +75,16 @@ typedef enum u8x_status {
    */
   U8X_OUTPUT_FULL = 3,
   /**
-   * A NULL pointer with a non-zero length, a misaligned buffer, an output
-   * that overlaps the input (within the part of the output the call could
-   * write: at most the worst-case size for the input), a length too large
-   * for the address space, an unknown policy or flag, an invalid
-   * replacement scalar, or a position beyond the length. Nothing was read
-   * or written.
+   * A NULL pointer with a non-zero length; a misaligned `uint32_t` or
+   * `wchar_t` pointer (refused whatever its length, even 0); a length whose
+   * size in bytes exceeds `PTRDIFF_MAX`, or that would run from its
+   * pointer past the end of the address space; an output that overlaps
+   * the input (within the part of the output the call could write: at
+   * most the worst-case size for the input); an unknown policy or flag;
+   * an invalid replacement scalar; or a position beyond the length.
+   * Nothing was read or written. Those are the only checks on lengths: a
+   * length larger than the memory really there cannot be detected and is
+   * undefined behaviour.
    */
   U8X_BAD_ARGUMENT = 4,
   /**
@@ -366,6 +375,33 @@ const char *u8x_status_name(int status);
  * for any other integer.
  */
 const char *u8x_error_name(int error);
+
+/**
+ * The name of the instruction-set tier every u8x call in this process runs,
+ * a static string: "scalar", "sse42", "avx2" or "avx512". It is the fastest
+ * tier the CPU supports, unless the environment variable `U8X_TIER` names
+ * another one the CPU has (see `u8x_tier_forced`). Chosen when u8x first
+ * needs a tier (the first conversion, or a call to this function or
+ * `u8x_tier_forced`) and fixed for the life of the process. Every tier
+ * gives identical results; only speed differs.
+ */
+const char *u8x_tier_name(void);
+
+/**
+ * What became of the environment variable `U8X_TIER`, read once, when the
+ * tier is chosen (see `u8x_tier_name`; set it before the program starts,
+ * or at least before that moment and not concurrently with it). Its value is a
+ * tier name as `u8x_tier_name` gives it, ASCII case ignored ("neon" is
+ * also a tier name, not yet available anywhere). Returns:
+ * - 1: honoured: the named tier runs.
+ * - 0: `U8X_TIER` is unset or empty: the fastest tier runs.
+ * - -1: refused: the CPU (or this build) lacks the named tier.
+ * - -2: refused: the value is not a tier name.
+ *
+ * A refused request is not fatal: the fastest tier runs instead, and this
+ * function (with `u8x_tier_name`) is how a program can tell its user.
+ */
+int u8x_tier_forced(void);
 
 /**
  * `mbstowcs(3)` for UTF-8, whatever the locale: converts the NUL-terminated

@@ -15,7 +15,7 @@ pub mod ffi;
 mod scalar;
 mod types;
 
-pub use arch::{Engine, Tier};
+pub use arch::{Engine, Tier, TierRequest};
 pub use types::{EncodePolicy, ErrorKind, Policy, Progress, Status, Utf8Error, REPLACE};
 
 /// Checks that `src` is UTF-8. Same verdict, offset and `error_len` as

@@ -3,10 +3,14 @@
 //!
 //! Every `c-tests/*.c` is compiled with `-std=c99 -Wall -Wextra -Wpedantic
 //! -Werror` (and `c-tests/*.cpp` with `-std=c++11` and the same warnings),
-//! then linked and run three times: against `libu8x.a`, against `libu8x.so`
-//! (found through an rpath), and, when the compiler has them, with
-//! AddressSanitizer and UndefinedBehaviorSanitizer against `libu8x.a`. Each
-//! run is one CTest-style line; a final `N passed, M failed` line sums up.
+//! then linked and run: against `libu8x.a`, against `libu8x.so` (found
+//! through an rpath), and, when the compiler has them, with AddressSanitizer
+//! and UndefinedBehaviorSanitizer against `libu8x.a`. Those runs use the tier
+//! `U8X_TIER` in the harness's environment picks (the best one if unset).
+//! The `libu8x.a` build then runs once more per tier this CPU has, with
+//! `U8X_TIER` set to it, and, when valgrind is installed, under valgrind
+//! (memcheck) for each of those tiers that valgrind can run. Each run is one
+//! CTest-style line; a final `N passed, M failed` line sums up.
 //! `c-tests/expected.h`, the Python-computed expectations, is re-derived with
 //! `python3` when it is installed.
 
@@ -19,6 +23,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::thread;
 use std::time::{Duration, Instant};
+
+use u8x::Tier;
 
 const C_FLAGS: &[&str] = &["-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Werror"];
 const CXX_FLAGS: &[&str] = &["-std=c++11", "-Wall", "-Wextra", "-Wpedantic", "-Werror"];
@@ -34,6 +40,13 @@ const SANITIZED_EXTRA: &[&str] = &["-O0", "-g"];
 const STATIC_SYSTEM_LIBS: &[&str] = &["-lpthread", "-ldl", "-lm"];
 const RUN_TIMEOUT: Duration = Duration::from_secs(120);
 const UBSAN_OPTIONS: &str = "print_stacktrace=1:halt_on_error=1";
+/// Any memcheck error fails the run; leaks are not errors (the test
+/// programs exit without freeing everything).
+const VALGRIND: &[&str] = &["-q", "--error-exitcode=1", "--leak-check=no"];
+/// The tiers valgrind can run: its CPU emulation (3.19 and later) has SSE4.2
+/// and AVX2 but not AVX-512, which it hides from the program, so
+/// `U8X_TIER=avx512` would be refused under it.
+const VALGRIND_TIERS: &[Tier] = &[Tier::Scalar, Tier::Sse42, Tier::Avx2];
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Variant {
@@ -52,8 +65,34 @@ impl Variant {
     }
 }
 
+/// One way to run a program: how it is linked, the tier it is told to use
+/// (`U8X_TIER`, and `U8X_EXPECT_TIER` for c-tests/tier.c to check that the
+/// tier really ran), and whether under valgrind (always the static build).
+#[derive(Clone, Copy)]
+struct Run {
+    variant: Variant,
+    tier: Option<Tier>,
+    valgrind: bool,
+}
+
+impl Run {
+    fn label(&self) -> String {
+        let how = if self.valgrind {
+            "valgrind"
+        } else {
+            self.variant.label()
+        };
+        match self.tier {
+            Some(t) => format!("{how} {}", t.name()),
+            None => how.to_string(),
+        }
+    }
+}
+
 /// One CTest line.
 struct Outcome {
+    /// The index of its [`Run`] in [`Setup::runs`]: lines are listed by run.
+    run: usize,
     name: String,
     passed: bool,
     secs: f64,
@@ -72,6 +111,8 @@ struct Setup {
     cxx: cc::Tool,
     /// `ASAN_OPTIONS` for sanitized runs; `None` if sanitizers are unavailable.
     asan_options: Option<String>,
+    /// How each program runs, in the order the lines are listed.
+    runs: Vec<Run>,
 }
 
 /// The target triple this test was compiled for (cargo does not pass
@@ -163,9 +204,60 @@ fn setup() -> Setup {
         cc: compiler(false),
         cxx: compiler(true),
         asan_options: None,
+        runs: Vec::new(),
     };
     setup.asan_options = probe_sanitizers(&setup);
+    setup.runs = runs(setup.asan_options.is_some(), valgrind_works());
     setup
+}
+
+/// The runs of every program: static, shared, sanitized; static on each
+/// tier this CPU has; valgrind on each of those it can run.
+fn runs(sanitizers: bool, valgrind: bool) -> Vec<Run> {
+    let plain = |variant| Run {
+        variant,
+        tier: None,
+        valgrind: false,
+    };
+    let mut runs = vec![plain(Variant::Static), plain(Variant::Shared)];
+    if sanitizers {
+        runs.push(plain(Variant::Sanitized));
+    }
+    let tiers: Vec<Tier> = Tier::ALL.into_iter().filter(|t| t.is_available()).collect();
+    for &tier in &tiers {
+        runs.push(Run {
+            tier: Some(tier),
+            ..plain(Variant::Static)
+        });
+    }
+    if valgrind {
+        for &tier in tiers.iter().filter(|t| VALGRIND_TIERS.contains(t)) {
+            runs.push(Run {
+                tier: Some(tier),
+                valgrind: true,
+                ..plain(Variant::Static)
+            });
+        }
+    }
+    if let Some(t) = env::var_os("U8X_TIER") {
+        println!(
+            "c-tests: U8X_TIER={} from the environment applies to the static, shared and sanitized runs",
+            t.to_string_lossy()
+        );
+    }
+    runs
+}
+
+/// Whether `valgrind` is installed and runs; prints why not otherwise.
+fn valgrind_works() -> bool {
+    let works = Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !works {
+        println!("skipped: valgrind is not installed, no valgrind runs (.ci/run installs it)");
+    }
+    works
 }
 
 /// Runs `cmd`, returning whether it succeeded and its output (stderr first).
@@ -186,9 +278,9 @@ fn run_tool(mut cmd: Command) -> (bool, String) {
     }
 }
 
-/// Runs a test program with a time limit; its output goes to files so that
-/// a chatty program cannot block on a full pipe.
-fn run_program(exe: &Path, envs: &[(&str, &str)]) -> (bool, String) {
+/// Runs a test program with a time limit, under valgrind if asked; its
+/// output goes to files so that a chatty program cannot block on a full pipe.
+fn run_program(exe: &Path, envs: &[(&str, &str)], valgrind: bool) -> (bool, String) {
     let stdout_path = exe.with_extension("stdout");
     let stderr_path = exe.with_extension("stderr");
     let (Ok(stdout), Ok(stderr)) = (
@@ -200,7 +292,13 @@ fn run_program(exe: &Path, envs: &[(&str, &str)]) -> (bool, String) {
             format!("cannot create output files next to {}", exe.display()),
         );
     };
-    let mut cmd = Command::new(exe);
+    let mut cmd = if valgrind {
+        let mut cmd = Command::new("valgrind");
+        cmd.args(VALGRIND).arg(exe);
+        cmd
+    } else {
+        Command::new(exe)
+    };
     cmd.stdin(Stdio::null())
         .stdout(stdout)
         .stderr(stderr)
@@ -267,6 +365,7 @@ fn probe_sanitizers(s: &Setup) -> Option<String> {
         let (ok, _) = run_program(
             &exe,
             &[("ASAN_OPTIONS", &asan), ("UBSAN_OPTIONS", UBSAN_OPTIONS)],
+            false,
         );
         if ok {
             if options == "detect_leaks=0" {
@@ -335,18 +434,17 @@ fn link(s: &Setup, obj: &Path, exe: &Path, cpp: bool, variant: Variant) -> (bool
     run_tool(cmd)
 }
 
-/// Everything for one source file: its CTest lines, in variant order.
+/// Everything for one source file: its CTest lines, one per run.
 fn test_program(s: &Setup, src: &Path) -> Vec<Outcome> {
     let stem = src.file_stem().unwrap().to_string_lossy().into_owned();
     let cpp = src.extension() == Some(OsStr::new("cpp"));
-    let mut variants = vec![Variant::Static, Variant::Shared];
-    if s.asan_options.is_some() {
-        variants.push(Variant::Sanitized);
-    }
     let mut outcomes = Vec::new();
     // one object for the static and shared runs, one for the sanitized run
     let mut objects: [Option<(bool, String)>; 2] = [None, None];
-    for variant in variants {
+    // one executable per variant, linked by its first run
+    let mut exes: [Option<(bool, String)>; 3] = [None, None, None];
+    for (index, run) in s.runs.iter().enumerate() {
+        let variant = run.variant;
         let start = Instant::now();
         let sanitized = variant == Variant::Sanitized;
         let obj = s
@@ -363,25 +461,29 @@ fn test_program(s: &Setup, src: &Path) -> Vec<Outcome> {
             let exe = s
                 .out_dir
                 .join(format!("{stem}-{}", variant.label().replace('+', "-")));
-            let (linked, link_log) = link(s, &obj, &exe, cpp, variant);
-            if !linked {
+            let (linked, link_log) =
+                exes[variant as usize].get_or_insert_with(|| link(s, &obj, &exe, cpp, variant));
+            if !*linked {
                 passed = false;
-                log.push_str(&link_log);
+                log.push_str(link_log);
             } else {
                 let asan = s.asan_options.clone().unwrap_or_default();
-                let envs: &[(&str, &str)] = if sanitized {
-                    &[("ASAN_OPTIONS", &asan), ("UBSAN_OPTIONS", UBSAN_OPTIONS)]
-                } else {
-                    &[]
-                };
-                let (ran, run_log) = run_program(&exe, envs);
+                let mut envs = vec![];
+                if sanitized {
+                    envs.extend([("ASAN_OPTIONS", &*asan), ("UBSAN_OPTIONS", UBSAN_OPTIONS)]);
+                }
+                if let Some(tier) = run.tier {
+                    envs.extend([("U8X_TIER", tier.name()), ("U8X_EXPECT_TIER", tier.name())]);
+                }
+                let (ran, run_log) = run_program(&exe, &envs, run.valgrind);
                 passed = ran;
                 log.push_str(&run_log);
             }
         }
         let secs = start.elapsed().as_secs_f64();
         outcomes.push(Outcome {
-            name: format!("{stem} [{}]", variant.label()),
+            run: index,
+            name: format!("{stem} [{}]", run.label()),
             passed,
             secs,
             log,
@@ -409,6 +511,7 @@ fn python_oracle(s: &Setup) -> Option<Outcome> {
         .current_dir(&s.root);
     let (passed, log) = run_tool(cmd);
     Some(Outcome {
+        run: usize::MAX,
         name: "expected.h [python3 oracle]".to_string(),
         passed,
         secs: start.elapsed().as_secs_f64(),
@@ -424,6 +527,36 @@ fn sources(dir: &Path) -> Vec<PathBuf> {
         .collect();
     found.sort();
     found
+}
+
+/// Says which tiers the per-tier and valgrind runs covered, and how long the
+/// valgrind runs took, in every `cargo test` run: written straight to the
+/// stderr handle, which libtest does not capture.
+fn tiers_summary(s: &Setup, outcomes: &[Outcome]) {
+    let tiers = |valgrind: bool| {
+        let names: Vec<&str> = s
+            .runs
+            .iter()
+            .filter(|r| r.valgrind == valgrind)
+            .filter_map(|r| r.tier.map(Tier::name))
+            .collect();
+        if names.is_empty() {
+            "none".to_string()
+        } else {
+            names.join(" ")
+        }
+    };
+    let valgrind_secs: f64 = outcomes
+        .iter()
+        .filter(|o| s.runs.get(o.run).is_some_and(|r| r.valgrind))
+        .map(|o| o.secs)
+        .sum();
+    let line = format!(
+        "c-tests: tiers run: {}; under valgrind: {} ({valgrind_secs:.0} s in all)\n",
+        tiers(false),
+        tiers(true)
+    );
+    std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes()).unwrap();
 }
 
 #[test]
@@ -474,13 +607,8 @@ fn c_programs() {
         .flatten()
         .flatten()
         .collect();
-    // ordered by variant, then by program, as CTest lists them
-    outcomes.sort_by_key(|o| {
-        let variant = ["[static]", "[shared]", "[asan+ubsan]"]
-            .iter()
-            .position(|v| o.name.ends_with(v));
-        (variant, o.name.clone())
-    });
+    // ordered by run, then by program, as CTest lists them
+    outcomes.sort_by_key(|o| (o.run, o.name.clone()));
     outcomes.extend(python_oracle(&s));
 
     let total = outcomes.len();
@@ -519,6 +647,7 @@ fn c_programs() {
         );
     }
     println!("\n{} passed, {} failed", total - failed.len(), failed.len());
+    tiers_summary(&s, &outcomes);
     assert!(
         failed.is_empty(),
         "{} of {total} C tests failed: {}",

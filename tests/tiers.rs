@@ -820,3 +820,25 @@ fn encoders_leave_nothing_after_a_last_full_step() {
         }
     }
 }
+
+/// Says in every `cargo test` run, not only when a test fails, which tiers
+/// this suite compares with the scalar core and which it skips, and which
+/// tier the crate's free functions (the other suites) run. Written straight
+/// to the stderr handle, which libtest does not capture (it captures only
+/// `print!` and `eprint!`); .ci/run looks for the line.
+#[test]
+fn tiers_run() {
+    let (run, skipped): (Vec<Tier>, Vec<Tier>) =
+        Tier::ALL.into_iter().partition(|t| t.is_available());
+    let names = |tiers: &[Tier]| match tiers {
+        [] => "none".to_string(),
+        _ => tiers.iter().map(|t| t.name()).collect::<Vec<_>>().join(" "),
+    };
+    let line = format!(
+        "tiers run: {}; skipped: {}; free functions: {}\n",
+        names(&run),
+        names(&skipped),
+        Engine::best().tier().name()
+    );
+    std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes()).unwrap();
+}

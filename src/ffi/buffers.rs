@@ -1,6 +1,10 @@
 //! Turning C `(pointer, length)` pairs into slices, with every check that can
-//! be made: NULL, alignment, size, overlap. This and the `extern "C"`
-//! functions beside it are the only code that handles raw pointers.
+//! be made: NULL, alignment, size, wrap-around, overlap. This and the
+//! `extern "C"` functions beside it are the only code that handles raw
+//! pointers.
+//!
+//! What cannot be checked is whether the memory is really there: a length
+//! larger than the caller's buffer is the caller's undefined behaviour.
 
 use core::mem::size_of;
 use core::slice;
@@ -12,31 +16,40 @@ pub enum Output<'a, T> {
     Buffer(&'a mut [T]),
 }
 
-fn plausible<T>(ptr: *const T, len: usize) -> bool {
-    !ptr.is_null() && ptr.is_aligned() && len <= isize::MAX as usize / size_of::<T>()
+/// Whether `len` elements at the non-NULL `ptr` could be one object: at most
+/// `isize::MAX` bytes, not running past the end of the address space.
+fn fits<T>(ptr: *const T, len: usize) -> bool {
+    len <= isize::MAX as usize / size_of::<T>()
+        && (ptr as usize).checked_add(len * size_of::<T>()).is_some()
 }
 
 /// `len` elements at `ptr` as a slice; `None` if no slice can describe them.
+/// A misaligned pointer is refused even with `len` 0: it is a wrong pointer
+/// either way, and refusing it always keeps the rule simple to state.
 ///
 /// # Safety
 /// If `ptr` is not NULL and `len > 0`, the caller promises `len` readable
 /// elements there, not written to during the call.
 pub unsafe fn input<'a, T>(ptr: *const T, len: usize) -> Option<&'a [T]> {
+    if !ptr.is_aligned() {
+        return None;
+    }
     if len == 0 {
         return Some(&[]);
     }
-    if !plausible(ptr, len) {
+    if ptr.is_null() || !fits(ptr, len) {
         return None;
     }
-    // SAFETY: non-NULL, aligned, at most isize::MAX bytes, and the caller
-    // promises `len` readable elements.
+    // SAFETY: non-NULL, aligned, at most isize::MAX bytes within the address
+    // space, and the caller promises `len` readable elements.
     Some(unsafe { slice::from_raw_parts(ptr, len) })
 }
 
 /// The caller's output buffer, its capacity clamped to `most` (the largest
 /// output the call can produce), so that a generous capacity never describes
 /// memory beyond what the call may touch. `None` for NULL with a non-zero
-/// capacity, a misaligned pointer, or a buffer overlapping `src`.
+/// capacity, a misaligned pointer (whatever the capacity), a buffer running
+/// past the end of the address space, or one overlapping `src`.
 ///
 /// # Safety
 /// If `ptr` is not NULL, the caller promises `cap` writable elements there.
@@ -49,16 +62,20 @@ pub unsafe fn output<'a, T, S>(
     if ptr.is_null() {
         return (cap == 0).then_some(Output::Measure);
     }
+    if !ptr.is_aligned() {
+        return None;
+    }
     let len = cap.min(most);
     if len == 0 {
         return Some(Output::Buffer(&mut []));
     }
-    if !plausible(ptr as *const T, len) || overlaps(ptr as usize, len * size_of::<T>(), src) {
+    if !fits(ptr as *const T, len) || overlaps(ptr as usize, len * size_of::<T>(), src) {
         return None;
     }
     // SAFETY: non-NULL, aligned, `len <= cap` elements which the caller
-    // promises are writable, at most isize::MAX bytes, and disjoint from
-    // `src`, the only other slice alive during the call.
+    // promises are writable, at most isize::MAX bytes within the address
+    // space, and disjoint from `src`, the only other slice alive during the
+    // call.
     Some(Output::Buffer(unsafe {
         slice::from_raw_parts_mut(ptr, len)
     }))

@@ -1,4 +1,4 @@
-//! Version and names, for messages.
+//! Version, names for messages, and the tier in use.
 
 use core::ffi::{c_char, c_int};
 
@@ -45,4 +45,33 @@ pub extern "C" fn u8x_error_name(error: c_int) -> *const c_char {
         7 => "input ends inside a sequence\0",
         _ => "unknown error\0",
     })
+}
+
+/// The name of the instruction-set tier every u8x call in this process runs,
+/// a static string: "scalar", "sse42", "avx2" or "avx512". It is the fastest
+/// tier the CPU supports, unless the environment variable `U8X_TIER` names
+/// another one the CPU has (see `u8x_tier_forced`). Chosen when u8x first
+/// needs a tier (the first conversion, or a call to this function or
+/// `u8x_tier_forced`) and fixed for the life of the process. Every tier
+/// gives identical results; only speed differs.
+#[no_mangle]
+pub extern "C" fn u8x_tier_name() -> *const c_char {
+    static_str(crate::Engine::best().tier().name_nul())
+}
+
+/// What became of the environment variable `U8X_TIER`, read once, when the
+/// tier is chosen (see `u8x_tier_name`; set it before the program starts,
+/// or at least before that moment and not concurrently with it). Its value is a
+/// tier name as `u8x_tier_name` gives it, ASCII case ignored ("neon" is
+/// also a tier name, not yet available anywhere). Returns:
+/// - 1: honoured: the named tier runs.
+/// - 0: `U8X_TIER` is unset or empty: the fastest tier runs.
+/// - -1: refused: the CPU (or this build) lacks the named tier.
+/// - -2: refused: the value is not a tier name.
+///
+/// A refused request is not fatal: the fastest tier runs instead, and this
+/// function (with `u8x_tier_name`) is how a program can tell its user.
+#[no_mangle]
+pub extern "C" fn u8x_tier_forced() -> c_int {
+    crate::Engine::request().code().into()
 }

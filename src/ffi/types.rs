@@ -25,12 +25,16 @@ pub enum u8x_status {
     /// got; call again from `src + read` with more room to continue. Output is
     /// only ever cut between complete units.
     U8X_OUTPUT_FULL = 3,
-    /// A NULL pointer with a non-zero length, a misaligned buffer, an output
-    /// that overlaps the input (within the part of the output the call could
-    /// write: at most the worst-case size for the input), a length too large
-    /// for the address space, an unknown policy or flag, an invalid
-    /// replacement scalar, or a position beyond the length. Nothing was read
-    /// or written.
+    /// A NULL pointer with a non-zero length; a misaligned `uint32_t` or
+    /// `wchar_t` pointer (refused whatever its length, even 0); a length whose
+    /// size in bytes exceeds `PTRDIFF_MAX`, or that would run from its
+    /// pointer past the end of the address space; an output that overlaps
+    /// the input (within the part of the output the call could write: at
+    /// most the worst-case size for the input); an unknown policy or flag;
+    /// an invalid replacement scalar; or a position beyond the length.
+    /// Nothing was read or written. Those are the only checks on lengths: a
+    /// length larger than the memory really there cannot be detected and is
+    /// undefined behaviour.
     U8X_BAD_ARGUMENT = 4,
     /// A bug in u8x was caught before it could reach the caller. Nothing that
     /// was written can be trusted. Please report it.
