@@ -197,6 +197,34 @@ fn errors_at_every_position_around_block_edges() {
     }
 }
 
+/// The AVX-512 validator and counter skip long ASCII runs and test four
+/// blocks at a time: damage just after runs of about 1-4 such groups, with
+/// text after it, so that the error lands at and around group starts.
+#[test]
+fn errors_after_long_ascii_runs() {
+    let mut rng = Rng::new(7);
+    let after = text(&mut rng, 300, 30);
+    for engine in fast_tiers() {
+        let mut checked = 0;
+        for groups in 1..=4 {
+            for run in 256 * groups - 4..=256 * groups + 4 {
+                for damage in DAMAGE {
+                    let mut src = vec![b'a'; run];
+                    src.extend_from_slice(damage);
+                    src.extend_from_slice(&after);
+                    compare_decoders(
+                        engine,
+                        &src,
+                        &format!("damage {damage:02X?} after {run} ASCII"),
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        eprintln!("{engine:?}: {checked} inputs with damage after ASCII runs");
+    }
+}
+
 /// Text of 3- and 4-byte characters with sparse ASCII (and a few 2-byte
 /// ones): what the AVX2 tier decodes in steps that run over block edges.
 fn wide_text(rng: &mut Rng, len: usize, four_in: usize) -> Vec<u8> {

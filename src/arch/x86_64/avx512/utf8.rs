@@ -310,6 +310,51 @@ pub(super) unsafe fn count(src: &[u8]) -> FastStop {
     let mut prev_leads = 0u64;
     let mut counted = 0usize;
     let mut i = 0;
+    // Groups of four blocks as in `validate`, every block's leads counted
+    // (an ASCII block's 64 bytes are all leads); a group with an error is
+    // counted again block by block below, from its start.
+    let floor = _mm512_set1_epi8(-64);
+    let step = |block: __m512i, last: __m512i| {
+        if non_ascii(block) == 0 {
+            incomplete_end(last)
+        } else {
+            check_block(block, last)
+        }
+    };
+    let mut ascii_group = false;
+    while len - i >= 256 {
+        if ascii_group {
+            // SAFETY: ptr points to len readable bytes.
+            let (next, last) = unsafe { skip_ascii_runs(ptr, i, len, prev) };
+            if next > i {
+                (counted, prev_leads) = (counted + (next - i), u64::MAX);
+            }
+            (i, prev) = (next, last);
+            if len - i < 256 {
+                break;
+            }
+        }
+        // SAFETY: bytes i..i+256 are in bounds.
+        let [a, b, c, d] =
+            unsafe { [0, 64, 128, 192].map(|o| _mm512_loadu_si512(ptr.add(i + o).cast())) };
+        let found = [step(a, prev), step(b, a), step(c, b), step(d, c)];
+        let errors = _mm512_ternarylogic_epi32::<0xFE>(
+            found[0],
+            found[1],
+            _mm512_or_si512(found[2], found[3]),
+        );
+        if flagged_bytes(errors) != 0 {
+            break;
+        }
+        ascii_group = non_ascii(_mm512_ternarylogic_epi32::<0xFE>(
+            a,
+            b,
+            _mm512_or_si512(c, d),
+        )) == 0;
+        let leads = [a, b, c, d].map(|block| _mm512_cmpge_epi8_mask(block, floor));
+        counted += leads.iter().map(|l| l.count_ones() as usize).sum::<usize>();
+        (i, prev, prev_leads) = (i + 256, d, leads[3]);
+    }
     let stop = |e: usize, i: usize, counted: usize, block_leads: u64, prev_leads: u64| {
         count_until_error(src, e, (i, 64), counted, block_leads, prev_leads)
     };
