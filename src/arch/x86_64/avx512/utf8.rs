@@ -133,6 +133,43 @@ fn stopped_at_error(src: &[u8], e: usize) -> FastStop {
     }
 }
 
+/// The four blocks at `i` and whether any of them has an error, given the
+/// block before them: a group of [`validate`] and [`count`]. An ASCII block
+/// only carries the previous block's incomplete end into the errors; any
+/// other block is checked; nothing branches on an error inside the group.
+///
+/// # Safety
+/// Bytes `i..i+256` of `ptr` are readable.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+#[inline]
+unsafe fn check_group(ptr: *const u8, i: usize, prev: __m512i) -> ([__m512i; 4], bool) {
+    let step = |block: __m512i, last: __m512i| {
+        if non_ascii(block) == 0 {
+            incomplete_end(last)
+        } else {
+            check_block(block, last)
+        }
+    };
+    // SAFETY: bytes i..i+256 are readable (the caller's contract).
+    let [a, b, c, d] =
+        unsafe { [0, 64, 128, 192].map(|o| _mm512_loadu_si512(ptr.add(i + o).cast())) };
+    let found = [step(a, prev), step(b, a), step(c, b), step(d, c)];
+    let errors =
+        _mm512_ternarylogic_epi32::<0xFE>(found[0], found[1], _mm512_or_si512(found[2], found[3]));
+    ([a, b, c, d], flagged_bytes(errors) != 0)
+}
+
+/// Whether all four blocks are ASCII.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn all_ascii([a, b, c, d]: [__m512i; 4]) -> bool {
+    non_ascii(_mm512_ternarylogic_epi32::<0xFE>(
+        a,
+        b,
+        _mm512_or_si512(c, d),
+    )) == 0
+}
+
 /// Skips 256-byte all-ASCII runs from `i` (four blocks per test). Returns
 /// where it stopped and the last block before that (`prev` if none).
 ///
@@ -148,14 +185,13 @@ unsafe fn skip_ascii_runs(
 ) -> (usize, __m512i) {
     while i + 256 <= len {
         // SAFETY: bytes i..i+256 are in bounds.
-        let [a, b, c, d] =
+        let blocks =
             unsafe { [0, 64, 128, 192].map(|o| _mm512_loadu_si512(ptr.add(i + o).cast())) };
-        let any = _mm512_ternarylogic_epi32::<0xFE>(a, b, _mm512_or_si512(c, d));
-        if non_ascii(any) != 0 {
+        if !all_ascii(blocks) {
             break;
         }
         i += 256;
-        prev = d;
+        prev = blocks[3];
     }
     (i, prev)
 }
@@ -171,20 +207,10 @@ pub(super) unsafe fn validate(src: &[u8]) -> FastStop {
         // SAFETY: the length is checked.
         return unsafe { validate_one_block(src) };
     }
-    // Four blocks a test, with no branch on errors inside: an ASCII block
-    // only carries the previous block's incomplete end into the errors,
-    // any other block is checked, and the errors are tested once per group.
-    // (Branching per block on errors, or testing pairs of blocks for ASCII,
-    // ran text with scattered non-ASCII characters at 0.8x-0.9x simdutf on
-    // AMD Zen 5.) After an all-ASCII group, a long run is skipped four
-    // blocks a test.
-    let step = |block: __m512i, last: __m512i| {
-        if non_ascii(block) == 0 {
-            incomplete_end(last)
-        } else {
-            check_block(block, last)
-        }
-    };
+    // Four blocks a test ([`check_group`]): branching per block on errors,
+    // or testing pairs of blocks for ASCII, ran text with scattered
+    // non-ASCII characters at 0.8x-0.9x simdutf on AMD Zen 5. After an
+    // all-ASCII group, a long run is skipped four blocks a test.
     let mut prev = _mm512_setzero_si512();
     let mut i = 0;
     let mut ascii_group = false;
@@ -197,27 +223,16 @@ pub(super) unsafe fn validate(src: &[u8]) -> FastStop {
             }
         }
         // SAFETY: bytes i..i+256 are in bounds.
-        let [a, b, c, d] =
-            unsafe { [0, 64, 128, 192].map(|o| _mm512_loadu_si512(ptr.add(i + o).cast())) };
-        let found = [step(a, prev), step(b, a), step(c, b), step(d, c)];
-        let errors = _mm512_ternarylogic_epi32::<0xFE>(
-            found[0],
-            found[1],
-            _mm512_or_si512(found[2], found[3]),
-        );
-        if flagged_bytes(errors) != 0 {
+        let (blocks, error) = unsafe { check_group(ptr, i, prev) };
+        if error {
             // SAFETY: ptr points to len readable bytes; the error is in
-            // this group, so the walk stops in it. (Placing it from `found`
-            // instead keeps four more vectors live through the loop, which
-            // cost 10% on mostly-ASCII text.)
+            // this group, so the walk stops in it. (Placing it from the
+            // group's flags instead keeps four more vectors live through
+            // the loop, which cost 10% on mostly-ASCII text.)
             return unsafe { validate_blocks(src, i, prev) };
         }
-        ascii_group = non_ascii(_mm512_ternarylogic_epi32::<0xFE>(
-            a,
-            b,
-            _mm512_or_si512(c, d),
-        )) == 0;
-        (i, prev) = (i + 256, d);
+        ascii_group = all_ascii(blocks);
+        (i, prev) = (i + 256, blocks[3]);
     }
     // SAFETY: ptr points to len readable bytes; `prev` is the block before i.
     unsafe { validate_blocks(src, i, prev) }
@@ -314,13 +329,6 @@ pub(super) unsafe fn count(src: &[u8]) -> FastStop {
     // (an ASCII block's 64 bytes are all leads); a group with an error is
     // counted again block by block below, from its start.
     let floor = _mm512_set1_epi8(-64);
-    let step = |block: __m512i, last: __m512i| {
-        if non_ascii(block) == 0 {
-            incomplete_end(last)
-        } else {
-            check_block(block, last)
-        }
-    };
     let mut ascii_group = false;
     while len - i >= 256 {
         if ascii_group {
@@ -335,25 +343,14 @@ pub(super) unsafe fn count(src: &[u8]) -> FastStop {
             }
         }
         // SAFETY: bytes i..i+256 are in bounds.
-        let [a, b, c, d] =
-            unsafe { [0, 64, 128, 192].map(|o| _mm512_loadu_si512(ptr.add(i + o).cast())) };
-        let found = [step(a, prev), step(b, a), step(c, b), step(d, c)];
-        let errors = _mm512_ternarylogic_epi32::<0xFE>(
-            found[0],
-            found[1],
-            _mm512_or_si512(found[2], found[3]),
-        );
-        if flagged_bytes(errors) != 0 {
+        let (blocks, error) = unsafe { check_group(ptr, i, prev) };
+        if error {
             break;
         }
-        ascii_group = non_ascii(_mm512_ternarylogic_epi32::<0xFE>(
-            a,
-            b,
-            _mm512_or_si512(c, d),
-        )) == 0;
-        let leads = [a, b, c, d].map(|block| _mm512_cmpge_epi8_mask(block, floor));
+        ascii_group = all_ascii(blocks);
+        let leads = blocks.map(|block| _mm512_cmpge_epi8_mask(block, floor));
         counted += leads.iter().map(|l| l.count_ones() as usize).sum::<usize>();
-        (i, prev, prev_leads) = (i + 256, d, leads[3]);
+        (i, prev, prev_leads) = (i + 256, blocks[3], leads[3]);
     }
     let stop = |e: usize, i: usize, counted: usize, block_leads: u64, prev_leads: u64| {
         count_until_error(src, e, (i, 64), counted, block_leads, prev_leads)
