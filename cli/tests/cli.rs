@@ -90,6 +90,19 @@ fn u8x(args: &[&str], stdin: Option<&[u8]>) -> Run {
 }
 
 /// Runs `u8x args...` with standard input read from the file `stdin`.
+/// `u8x COMMAND -o OUT INPUT`.
+fn convert_into(command: &str, out: &Path, input: &Path) -> Run {
+    u8x(
+        &[
+            command,
+            "-o",
+            out.to_str().unwrap(),
+            input.to_str().unwrap(),
+        ],
+        None,
+    )
+}
+
 fn u8x_with_stdin(args: &[&str], stdin: &Path) -> Run {
     let Output {
         status,
@@ -1132,15 +1145,7 @@ fn an_input_error_leaves_the_old_output_intact() {
     let input = dir.path("sub");
     std::fs::create_dir(&input).unwrap();
     for command in ["fix", "decode", "encode"] {
-        let run = u8x(
-            &[
-                command,
-                "-o",
-                out.to_str().unwrap(),
-                input.to_str().unwrap(),
-            ],
-            None,
-        );
+        let run = convert_into(command, &out, &input);
         assert_eq!(run.code, 2, "{command}");
         assert_eq!(
             run.stderr,
@@ -1177,15 +1182,7 @@ fn an_incomplete_conversion_leaves_the_old_output_intact() {
     ];
     for (command, data, message) in cases {
         let input = dir.file("in.bin", data);
-        let run = u8x(
-            &[
-                command,
-                "-o",
-                out.to_str().unwrap(),
-                input.to_str().unwrap(),
-            ],
-            None,
-        );
+        let run = convert_into(command, &out, &input);
         assert_eq!(run.code, 1, "{command} {message}");
         assert_eq!(
             run.stderr,

@@ -111,7 +111,7 @@ fn load_block(src: &[u8], i: usize) -> __m256i {
 /// Two blocks a test: an all-ASCII pair costs two loads and a test; any
 /// other pair is checked whole, ASCII blocks included (a check is cheaper
 /// than a branch that text with scattered non-ASCII characters makes
-/// unpredictable; on AMD Zen 5 the block-by-block loop of [`validate_count`]
+/// unpredictable; on AMD Zen 5 a block-by-block loop, as [`count`] keeps,
 /// ran mostly-ASCII text at 0.8x simdutf). A second ASCII pair in a row
 /// starts a long run's skip, 128 bytes a test.
 ///
