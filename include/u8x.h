@@ -3,8 +3,8 @@
  *
  * Conventions for every function:
  * - A (pointer, length) pair may be (NULL, 0): an empty buffer. NULL with a
- *   non-zero length is U8X_BAD_ARGUMENT, and so is a misaligned uint32_t or
- *   wchar_t pointer, whatever the length.
+ *   non-zero length is U8X_BAD_ARGUMENT, and so is a misaligned uint16_t,
+ *   uint32_t or wchar_t pointer, whatever the length.
  * - Lengths are trusted: u8x refuses only lengths no buffer can have (more
  *   than PTRDIFF_MAX bytes, or running past the end of the address space).
  *   A length larger than the caller's real buffer is undefined behaviour
@@ -43,6 +43,17 @@
 #define U8X_MORE_INPUT 1
 
 /**
+ * Flag for the UTF-16 functions: the units are little-endian (UTF-16LE).
+ */
+#define U8X_LITTLE_ENDIAN 2
+
+/**
+ * Flag for the UTF-16 functions: the units are big-endian (UTF-16BE).
+ * With neither flag, units are in the machine's native order.
+ */
+#define U8X_BIG_ENDIAN 4
+
+/**
  * U+FFFD REPLACEMENT CHARACTER, the usual `replacement` for `U8X_REPLACE`.
  */
 #define U8X_REPLACEMENT_CHARACTER 65533
@@ -57,15 +68,16 @@ typedef enum u8x_status {
   U8X_OK = 0,
   /**
    * An ill-formed sequence (decoding) or invalid code point (encoding) was
-   * found under the strict policy. `read` is its offset (bytes) or index
-   * (units); `error` and `error_len` describe it; everything before it was
-   * written.
+   * found under the strict policy, or a character the output form cannot
+   * hold. `read` is its offset (bytes) or index (units); `error` and
+   * `error_len` describe it; everything before it was written.
    */
   U8X_ILL_FORMED = 1,
   /**
    * With `U8X_MORE_INPUT`: the input ends inside a sequence that the next
-   * chunk may complete. The last `error_len` bytes (1..3) were not consumed:
-   * pass them again, followed by more input.
+   * chunk may complete. The last `error_len` bytes (1..3), or UTF-16 unit
+   * (a high surrogate), were not consumed: pass them again, followed by
+   * more input.
    */
   U8X_INCOMPLETE = 2,
   /**
@@ -75,8 +87,9 @@ typedef enum u8x_status {
    */
   U8X_OUTPUT_FULL = 3,
   /**
-   * A NULL pointer with a non-zero length; a misaligned `uint32_t` or
-   * `wchar_t` pointer (refused whatever its length, even 0); a length whose
+   * A NULL pointer with a non-zero length; a misaligned `uint16_t`,
+   * `uint32_t`, `wchar_t` or `u8x_classification` pointer (refused
+   * whatever its length, even 0); a length whose
    * size in bytes exceeds `PTRDIFF_MAX`, or that would run from its
    * pointer past the end of the address space; an output that overlaps
    * the input (within the part of the output the call could write: at
@@ -131,9 +144,39 @@ typedef enum u8x_error {
   U8X_ERR_ABOVE_MAX = 6,
   /**
    * The input ends inside a sequence that could still have become valid.
+   * (Reading UTF-16: a high surrogate ends the input.)
    */
   U8X_ERR_END_OF_INPUT = 7,
+  /**
+   * A well-formed character the output form cannot hold: above U+00FF
+   * when decoding to Latin-1 (`error_len` is its length in bytes).
+   */
+  U8X_ERR_NOT_REPRESENTABLE = 8,
 } u8x_error;
+
+/**
+ * The widest kind of character in a text, narrowest first: the string
+ * representation that holds it (CPython's compact strings, JavaScript's
+ * one- and two-byte strings).
+ */
+typedef enum u8x_width {
+  /**
+   * U+0000..U+007F only, or no characters.
+   */
+  U8X_WIDTH_ASCII = 0,
+  /**
+   * Up to U+00FF: Latin-1, one byte a character.
+   */
+  U8X_WIDTH_LATIN1 = 1,
+  /**
+   * Up to U+FFFF: one UTF-16 unit a character (UCS-2).
+   */
+  U8X_WIDTH_BMP = 2,
+  /**
+   * Some character above U+FFFF: UTF-16 needs surrogate pairs.
+   */
+  U8X_WIDTH_SUPPLEMENTARY = 3,
+} u8x_width;
 
 /**
  * Error policies, passed as the `policy` argument.
@@ -201,6 +244,25 @@ typedef struct u8x_result {
    */
   size_t error_len;
 } u8x_result;
+
+/**
+ * What `u8x_classify` found in the well-formed prefix of its input.
+ */
+typedef struct u8x_classification {
+  /**
+   * The widest character.
+   */
+  enum u8x_width width;
+  /**
+   * Characters (code points): the UCS-4 length.
+   */
+  size_t code_points;
+  /**
+   * UTF-16 code units: characters plus one per character above U+FFFF.
+   * Equal to `code_points` unless `width` is `U8X_WIDTH_SUPPLEMENTARY`.
+   */
+  size_t utf16_units;
+} u8x_classification;
 
 #ifdef __cplusplus
 extern "C" {
@@ -356,6 +418,196 @@ size_t u8x_decode_ucs4_bound(size_t src_len);
  * (4 per code point), or `U8X_BAD_SIZE` (SIZE_MAX) if that overflows `size_t`.
  */
 size_t u8x_encode_bound(size_t src_len);
+
+/**
+ * Decodes UTF-8 into UTF-16 code units.
+ *
+ * `policy` and `replacement` are as for `u8x_decode_ucs4`: every policy
+ * gives the same characters, written as UTF-16 (under `U8X_ESCAPE`, each
+ * byte `b` of an ill-formed sequence becomes the lone unit 0xDC00+b, as
+ * Python's surrogateescape does). `flags` is `U8X_MORE_INPUT` and at most
+ * one of `U8X_LITTLE_ENDIAN`, `U8X_BIG_ENDIAN` (neither: native order).
+ *
+ * Writes at most `dst_cap` units and never half of a surrogate pair.
+ * Returns `U8X_OK`, `U8X_ILL_FORMED`, `U8X_INCOMPLETE`, `U8X_OUTPUT_FULL`
+ * (call again from `src + read`) or `U8X_BAD_ARGUMENT`; `read` is bytes,
+ * `written` units. With `dst` NULL and `dst_cap` 0, `written` is the exact
+ * number of units needed. `u8x_decode_utf16_bound(src_len)` units always
+ * suffice when `replacement` is in the BMP (as U+FFFD is).
+ *
+ * # Safety
+ * `src` must point to `src_len` readable bytes and `dst` to `dst_cap`
+ * writable, 2-byte aligned `uint16_t` not overlapping `src` (each may be
+ * NULL when its length is 0).
+ */
+struct u8x_result u8x_decode_utf16(const uint8_t *src,
+                                   size_t src_len,
+                                   uint16_t *dst,
+                                   size_t dst_cap,
+                                   uint32_t policy,
+                                   uint32_t replacement,
+                                   uint32_t flags);
+
+/**
+ * Encodes UTF-16 code units as UTF-8.
+ *
+ * A surrogate pair becomes one 4-byte character (never two 3-byte halves,
+ * which would be CESU-8). An unpaired surrogate is handled by `policy`:
+ * `U8X_STRICT` stops (`U8X_ILL_FORMED`, `U8X_ERR_SURROGATE`, `read` = its
+ * unit index), `U8X_REPLACE` writes the UTF-8 of `replacement` (as WHATWG's
+ * USVString conversion and Rust's `String::from_utf16_lossy` do with
+ * U+FFFD), `U8X_ESCAPE` turns 0xDC80..0xDCFF back into the byte they
+ * escape (so bytes survive `u8x_decode_utf16` then this, both under
+ * `U8X_ESCAPE`) and stops at any other. `flags` is `U8X_MORE_INPUT` and at
+ * most one byte-order flag; with `U8X_MORE_INPUT`, a high surrogate ending
+ * the input is `U8X_INCOMPLETE` (`error_len` 1 unit, not consumed).
+ *
+ * Writes at most `dst_cap` bytes, never part of a character; `read` is
+ * units, `written` bytes. With `dst` NULL and `dst_cap` 0, `written` is
+ * the exact size. `u8x_encode_utf16_bound(src_len)` bytes always suffice
+ * when `replacement` is at most U+FFFF.
+ *
+ * # Safety
+ * `src` must point to `src_len` readable, 2-byte aligned `uint16_t` and
+ * `dst` to `dst_cap` writable bytes not overlapping `src` (each may be NULL
+ * when its length is 0).
+ */
+struct u8x_result u8x_encode_utf16(const uint16_t *src,
+                                   size_t src_len,
+                                   uint8_t *dst,
+                                   size_t dst_cap,
+                                   uint32_t policy,
+                                   uint32_t replacement,
+                                   uint32_t flags);
+
+/**
+ * Checks that `src` is well-formed UTF-16: every high surrogate followed by
+ * a low one and every low one preceded by a high one. Returns `U8X_OK`, or
+ * `U8X_ILL_FORMED` with `read` = the index of the first unpaired surrogate
+ * (`U8X_ERR_SURROGATE`, `error_len` 1), or with `U8X_MORE_INPUT` and a high
+ * surrogate ending the input, `U8X_INCOMPLETE`. `flags` as for
+ * `u8x_encode_utf16`.
+ *
+ * # Safety
+ * `src` must point to `src_len` readable, 2-byte aligned `uint16_t` (or be
+ * NULL with `src_len` 0).
+ */
+struct u8x_result u8x_validate_utf16(const uint16_t *src, size_t src_len, uint32_t flags);
+
+/**
+ * Decodes UTF-8 into Latin-1 (ISO-8859-1): one byte per character, for
+ * characters up to U+00FF.
+ *
+ * `policy` is `U8X_STRICT` (stop at an ill-formed sequence, reported as
+ * by `u8x_decode_ucs4`, or at a character above U+00FF:
+ * `U8X_ERR_NOT_REPRESENTABLE`, `read` = its offset, `error_len` = its
+ * length) or `U8X_REPLACE` (write the byte `replacement`, 0..255, once per
+ * character above U+00FF and once per maximal subpart of an ill-formed
+ * sequence). Other policies, or a replacement above 255, are
+ * `U8X_BAD_ARGUMENT`. `flags` is 0 or `U8X_MORE_INPUT`.
+ *
+ * Writes at most `dst_cap` bytes; `read` and `written` are bytes. With
+ * `dst` NULL and `dst_cap` 0, `written` is the exact size. `src_len` bytes
+ * always suffice (`u8x_decode_latin1_bound`).
+ *
+ * # Safety
+ * `src` must point to `src_len` readable bytes and `dst` to `dst_cap`
+ * writable bytes not overlapping `src` (each may be NULL when its length is
+ * 0).
+ */
+struct u8x_result u8x_decode_latin1(const uint8_t *src,
+                                    size_t src_len,
+                                    uint8_t *dst,
+                                    size_t dst_cap,
+                                    uint32_t policy,
+                                    uint32_t replacement,
+                                    uint32_t flags);
+
+/**
+ * Encodes Latin-1 (ISO-8859-1) bytes as UTF-8: 00..7F as they are, 80..FF
+ * as two bytes. Every input is valid. Writes at most `dst_cap` bytes,
+ * never half a character (`U8X_OUTPUT_FULL`: call again from
+ * `src + read`). With `dst` NULL and `dst_cap` 0, `written` is the exact
+ * size; `u8x_encode_latin1_bound(src_len)` bytes always suffice.
+ *
+ * # Safety
+ * `src` must point to `src_len` readable bytes and `dst` to `dst_cap`
+ * writable bytes not overlapping `src` (each may be NULL when its length is
+ * 0).
+ */
+struct u8x_result u8x_encode_latin1(const uint8_t *src,
+                                    size_t src_len,
+                                    uint8_t *dst,
+                                    size_t dst_cap);
+
+/**
+ * Validates UTF-8 and, in the same call, tells a runtime which string to
+ * allocate: the widest character and the character and UTF-16 unit counts
+ * (the Latin-1 length is `code_points` when `width` is at most
+ * `U8X_WIDTH_LATIN1`).
+ *
+ * Returns what `u8x_validate` returns for `src` and `flags` (`U8X_OK`, or
+ * `U8X_ILL_FORMED` / `U8X_INCOMPLETE` with `read` = the length of the
+ * well-formed prefix), and fills `*info` for that well-formed prefix (the
+ * whole input when `U8X_OK`). `info` must not be NULL.
+ *
+ * # Safety
+ * `src` must point to `src_len` readable bytes (or be NULL with `src_len`
+ * 0); `info` must point to a writable `u8x_classification`.
+ */
+struct u8x_result u8x_classify(const uint8_t *src,
+                               size_t src_len,
+                               uint32_t flags,
+                               struct u8x_classification *info);
+
+/**
+ * The number of UTF-16 units in `src`, which the caller already knows is
+ * well-formed UTF-8: characters plus one per 4-byte character, at memory
+ * speed, with no checks. On ill-formed input the result is meaningless
+ * (but defined); use `u8x_decode_utf16` with a NULL output then.
+ * `U8X_BAD_SIZE` for NULL with `src_len` > 0.
+ *
+ * # Safety
+ * `src` must point to `src_len` readable bytes (or be NULL with `src_len` 0).
+ */
+size_t u8x_count_utf16_valid(const uint8_t *src, size_t src_len);
+
+/**
+ * The number of UTF-8 bytes `src` encodes to, when the caller already knows
+ * it is well-formed UTF-16 (every surrogate paired): no checks, memory
+ * speed; meaningless but defined otherwise. `flags` is 0 or one byte-order
+ * flag. `U8X_BAD_SIZE` for bad arguments.
+ *
+ * # Safety
+ * `src` must point to `src_len` readable, 2-byte aligned `uint16_t` (or be
+ * NULL with `src_len` 0).
+ */
+size_t u8x_encoded_len_utf16_valid(const uint16_t *src, size_t src_len, uint32_t flags);
+
+/**
+ * The most UTF-16 units `src_len` bytes decode to when the replacement is
+ * in the BMP: one per byte, so `src_len`. (A supplementary `replacement`
+ * can need two units per byte: measure with a NULL output then.)
+ */
+size_t u8x_decode_utf16_bound(size_t src_len);
+
+/**
+ * The most UTF-8 bytes `src_len` UTF-16 units encode to when the
+ * replacement is at most U+FFFF: 3 per unit, or `U8X_BAD_SIZE` if that
+ * overflows `size_t`.
+ */
+size_t u8x_encode_utf16_bound(size_t src_len);
+
+/**
+ * The most Latin-1 bytes `src_len` UTF-8 bytes decode to: `src_len`.
+ */
+size_t u8x_decode_latin1_bound(size_t src_len);
+
+/**
+ * The most UTF-8 bytes `src_len` Latin-1 bytes encode to: 2 per byte, or
+ * `U8X_BAD_SIZE` if that overflows `size_t`.
+ */
+size_t u8x_encode_latin1_bound(size_t src_len);
 
 /**
  * The library's version as "MAJOR.MINOR.PATCH", a static string. Compare with

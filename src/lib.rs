@@ -12,11 +12,15 @@
 
 mod arch;
 pub mod ffi;
+mod forms;
 mod scalar;
 mod types;
 
 pub use arch::{Engine, Tier, TierRequest};
-pub use types::{EncodePolicy, ErrorKind, Policy, Progress, Status, Utf8Error, REPLACE};
+pub use types::{
+    ByteOrder, Classification, EncodePolicy, ErrorKind, Latin1Policy, Policy, Progress, Status,
+    Utf8Error, Width, REPLACE,
+};
 
 /// Checks that `src` is UTF-8. Same verdict, offset and `error_len` as
 /// `std::str::from_utf8`, plus the kind; for a sequence cut by the end of the
@@ -64,6 +68,105 @@ pub fn encode(src: &[u32], dst: &mut [u8], policy: EncodePolicy) -> Progress {
 /// of bytes it would produce.
 pub fn encoded_len(src: &[u32], policy: EncodePolicy) -> Progress {
     Engine::best().encoded_len(src, policy)
+}
+
+/// Decodes UTF-8 into UTF-16 units in `order` under `policy`, never writing
+/// past `dst` and never splitting a surrogate pair. `written` counts units.
+/// [`Policy::Escape`] writes each bad byte `b` as the lone unit 0xDC00+b.
+pub fn decode_utf16(
+    src: &[u8],
+    dst: &mut [u16],
+    policy: Policy,
+    order: ByteOrder,
+    more_input: bool,
+) -> Progress {
+    Engine::best().decode_utf16(src, dst, policy, order, more_input)
+}
+
+/// What [`decode_utf16`] would do with an unlimited buffer: `written` is the
+/// number of UTF-16 units.
+pub fn decode_utf16_len(src: &[u8], policy: Policy, more_input: bool) -> Progress {
+    Engine::best().decode_utf16_len(src, policy, more_input)
+}
+
+/// Encodes UTF-16 units in `order` as UTF-8 under `policy`: surrogate pairs
+/// become one 4-byte character; an unpaired surrogate is an error
+/// ([`ErrorKind::Surrogate`], `read` its unit index), the replacement, or
+/// under [`EncodePolicy::Escape`] (0xDC80..0xDCFF only) the byte it escapes.
+/// With `more_input`, a high surrogate ending `src` is left unread
+/// ([`Status::Incomplete`]).
+pub fn encode_utf16(
+    src: &[u16],
+    dst: &mut [u8],
+    policy: EncodePolicy,
+    order: ByteOrder,
+    more_input: bool,
+) -> Progress {
+    Engine::best().encode_utf16(src, dst, policy, order, more_input)
+}
+
+/// What [`encode_utf16`] would do with an unlimited buffer: `written` is the
+/// number of bytes.
+pub fn encode_utf16_len(
+    src: &[u16],
+    policy: EncodePolicy,
+    order: ByteOrder,
+    more_input: bool,
+) -> Progress {
+    Engine::best().encode_utf16_len(src, policy, order, more_input)
+}
+
+/// Checks that `src` is well-formed UTF-16 (every surrogate paired): `read`
+/// is the length of the well-formed prefix, the error the first unpaired
+/// surrogate.
+pub fn validate_utf16(src: &[u16], order: ByteOrder, more_input: bool) -> Progress {
+    Engine::best().validate_utf16(src, order, more_input)
+}
+
+/// Decodes UTF-8 into Latin-1 bytes: one byte per character up to U+00FF;
+/// a character above it is [`ErrorKind::NotRepresentable`] or the
+/// replacement byte, as `policy` says.
+pub fn decode_latin1(
+    src: &[u8],
+    dst: &mut [u8],
+    policy: Latin1Policy,
+    more_input: bool,
+) -> Progress {
+    Engine::best().decode_latin1(src, dst, policy, more_input)
+}
+
+/// What [`decode_latin1`] would do with an unlimited buffer.
+pub fn decode_latin1_len(src: &[u8], policy: Latin1Policy, more_input: bool) -> Progress {
+    Engine::best().decode_latin1_len(src, policy, more_input)
+}
+
+/// Encodes Latin-1 bytes as UTF-8 (always valid; bytes 80..FF take two).
+pub fn encode_latin1(src: &[u8], dst: &mut [u8]) -> Progress {
+    Engine::best().encode_latin1(src, dst)
+}
+
+/// The UTF-8 length of Latin-1 `src`.
+pub fn encode_latin1_len(src: &[u8]) -> usize {
+    Engine::best().encode_latin1_len(src)
+}
+
+/// Validates `src` and, for its well-formed prefix, finds the widest
+/// character and counts characters and UTF-16 units: what a runtime needs
+/// to allocate the right string in one pass over the input.
+pub fn classify(src: &[u8], more_input: bool) -> Classification {
+    Engine::best().classify(src, more_input)
+}
+
+/// UTF-16 units for `src` when the caller knows it is well-formed UTF-8.
+/// Defined for any input (characters plus 4-byte leads), but only
+/// meaningful for well-formed input.
+pub fn utf16_len_valid(src: &[u8]) -> usize {
+    Engine::best().utf16_len_valid(src)
+}
+
+/// UTF-8 bytes for `src` when the caller knows it is well-formed UTF-16.
+pub fn utf8_len_valid_utf16(src: &[u16], order: ByteOrder) -> usize {
+    Engine::best().utf8_len_valid_utf16(src, order)
 }
 
 /// The first position at or after `pos` where `src` can be cut so that both

@@ -23,6 +23,9 @@ pub enum ErrorKind {
     AboveMax,
     /// The input ends inside a sequence that could still have become valid.
     EndOfInput,
+    /// A well-formed character the output form cannot hold: above U+00FF when
+    /// decoding to Latin-1. `len` is the character's length in bytes.
+    NotRepresentable,
 }
 
 /// An ill-formed subsequence: where it starts, why, and how long it is.
@@ -104,4 +107,71 @@ pub enum EncodePolicy {
     /// Turn U+DC80..U+DCFF back into the byte 80..FF they escape (the inverse
     /// of [`Policy::Escape`]); any other invalid unit is an error.
     Escape,
+}
+
+/// The byte order of UTF-16 code units in memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ByteOrder {
+    /// This machine's order (little-endian on x86-64 and most Arm systems).
+    #[default]
+    Native,
+    /// Least significant byte first (UTF-16LE).
+    Little,
+    /// Most significant byte first (UTF-16BE).
+    Big,
+}
+
+impl ByteOrder {
+    /// Whether units in this order must be byte-swapped to be read natively.
+    #[inline(always)]
+    pub(crate) fn swaps(self) -> bool {
+        match self {
+            ByteOrder::Native => false,
+            ByteOrder::Little => cfg!(target_endian = "big"),
+            ByteOrder::Big => cfg!(target_endian = "little"),
+        }
+    }
+}
+
+/// What to do with what Latin-1 cannot hold when decoding UTF-8 to Latin-1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Latin1Policy {
+    /// Stop at the first ill-formed sequence ([`ErrorKind`] as when decoding
+    /// to UCS-4) or the first character above U+00FF
+    /// ([`ErrorKind::NotRepresentable`]).
+    Strict,
+    /// Write this byte once per character above U+00FF and once per maximal
+    /// subpart of an ill-formed sequence.
+    Replace(u8),
+}
+
+/// The widest kind of character in a text: which string representation
+/// holds it without loss (CPython's compact strings, JavaScript's one-byte
+/// and two-byte strings).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Width {
+    /// U+0000..U+007F only (or no characters at all).
+    Ascii,
+    /// Up to U+00FF: fits in Latin-1, one byte a character.
+    Latin1,
+    /// Up to U+FFFF: one UTF-16 unit a character (UCS-2).
+    Bmp,
+    /// Some character above U+FFFF: UTF-16 needs surrogate pairs.
+    Supplementary,
+}
+
+/// What [`crate::classify`] found: validity, widest character and sizes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Classification {
+    /// [`Status::Done`], or where the well-formed prefix ends
+    /// ([`Status::IllFormed`], or [`Status::Incomplete`] with more input to
+    /// come); `read` is that prefix's length in bytes.
+    pub progress: Progress,
+    /// The widest character in the well-formed prefix.
+    pub width: Width,
+    /// Characters in the well-formed prefix.
+    pub code_points: usize,
+    /// UTF-16 code units for the well-formed prefix (characters plus one per
+    /// character above U+FFFF).
+    pub utf16_units: usize,
 }

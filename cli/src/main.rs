@@ -40,6 +40,7 @@ pub fn describe(kind: ErrorKind) -> &'static str {
         ErrorKind::Surrogate => "surrogate",
         ErrorKind::AboveMax => "value above U+10FFFF",
         ErrorKind::EndOfInput => "input ends inside a sequence",
+        ErrorKind::NotRepresentable => "character not representable in the output form",
     }
 }
 

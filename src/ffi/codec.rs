@@ -14,7 +14,7 @@ fn more_input(flags: u32) -> Option<bool> {
     (flags & !U8X_MORE_INPUT == 0).then_some(flags & U8X_MORE_INPUT != 0)
 }
 
-fn decode_policy(policy: u32, replacement: u32) -> Option<Policy> {
+pub(super) fn decode_policy(policy: u32, replacement: u32) -> Option<Policy> {
     Some(match policy {
         0 => Policy::Strict,
         1 => Policy::Replace(char::from_u32(replacement)?),
@@ -25,7 +25,7 @@ fn decode_policy(policy: u32, replacement: u32) -> Option<Policy> {
     })
 }
 
-fn encode_policy(policy: u32, replacement: u32) -> Option<EncodePolicy> {
+pub(super) fn encode_policy(policy: u32, replacement: u32) -> Option<EncodePolicy> {
     Some(match policy {
         0 => EncodePolicy::Strict,
         1 => EncodePolicy::Replace(char::from_u32(replacement)?),

@@ -43,6 +43,7 @@ pub extern "C" fn u8x_error_name(error: c_int) -> *const c_char {
         5 => "surrogate\0",
         6 => "value above U+10FFFF\0",
         7 => "input ends inside a sequence\0",
+        8 => "character not representable in the output form\0",
         _ => "unknown error\0",
     })
 }

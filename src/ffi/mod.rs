@@ -9,11 +9,13 @@
 
 mod buffers;
 mod codec;
+mod forms;
 mod meta;
 mod posix;
 mod types;
 
 pub use codec::*;
+pub use forms::*;
 pub use meta::*;
 pub use posix::*;
 pub use types::*;

@@ -13,20 +13,22 @@ pub enum u8x_status {
     /// All input was processed.
     U8X_OK = 0,
     /// An ill-formed sequence (decoding) or invalid code point (encoding) was
-    /// found under the strict policy. `read` is its offset (bytes) or index
-    /// (units); `error` and `error_len` describe it; everything before it was
-    /// written.
+    /// found under the strict policy, or a character the output form cannot
+    /// hold. `read` is its offset (bytes) or index (units); `error` and
+    /// `error_len` describe it; everything before it was written.
     U8X_ILL_FORMED = 1,
     /// With `U8X_MORE_INPUT`: the input ends inside a sequence that the next
-    /// chunk may complete. The last `error_len` bytes (1..3) were not consumed:
-    /// pass them again, followed by more input.
+    /// chunk may complete. The last `error_len` bytes (1..3), or UTF-16 unit
+    /// (a high surrogate), were not consumed: pass them again, followed by
+    /// more input.
     U8X_INCOMPLETE = 2,
     /// The output buffer is full. `read` and `written` say how far the call
     /// got; call again from `src + read` with more room to continue. Output is
     /// only ever cut between complete units.
     U8X_OUTPUT_FULL = 3,
-    /// A NULL pointer with a non-zero length; a misaligned `uint32_t` or
-    /// `wchar_t` pointer (refused whatever its length, even 0); a length whose
+    /// A NULL pointer with a non-zero length; a misaligned `uint16_t`,
+    /// `uint32_t`, `wchar_t` or `u8x_classification` pointer (refused
+    /// whatever its length, even 0); a length whose
     /// size in bytes exceeds `PTRDIFF_MAX`, or that would run from its
     /// pointer past the end of the address space; an output that overlaps
     /// the input (within the part of the output the call could write: at
@@ -63,7 +65,11 @@ pub enum u8x_error {
     /// A value above U+10FFFF (F4 90..BF), or, when encoding, a unit above 0x10FFFF.
     U8X_ERR_ABOVE_MAX = 6,
     /// The input ends inside a sequence that could still have become valid.
+    /// (Reading UTF-16: a high surrogate ends the input.)
     U8X_ERR_END_OF_INPUT = 7,
+    /// A well-formed character the output form cannot hold: above U+00FF
+    /// when decoding to Latin-1 (`error_len` is its length in bytes).
+    U8X_ERR_NOT_REPRESENTABLE = 8,
 }
 
 /// Error policies, passed as the `policy` argument.
@@ -93,6 +99,12 @@ pub enum u8x_policy {
 /// buffer is then reported as `U8X_INCOMPLETE` and left unconsumed, instead
 /// of being ill-formed (iconv's `EINVAL`).
 pub const U8X_MORE_INPUT: u32 = 1;
+
+/// Flag for the UTF-16 functions: the units are little-endian (UTF-16LE).
+pub const U8X_LITTLE_ENDIAN: u32 = 2;
+/// Flag for the UTF-16 functions: the units are big-endian (UTF-16BE).
+/// With neither flag, units are in the machine's native order.
+pub const U8X_BIG_ENDIAN: u32 = 4;
 
 /// U+FFFD REPLACEMENT CHARACTER, the usual `replacement` for `U8X_REPLACE`.
 pub const U8X_REPLACEMENT_CHARACTER: u32 = 0xFFFD;
@@ -150,6 +162,7 @@ impl From<ErrorKind> for u8x_error {
             ErrorKind::Surrogate => u8x_error::U8X_ERR_SURROGATE,
             ErrorKind::AboveMax => u8x_error::U8X_ERR_ABOVE_MAX,
             ErrorKind::EndOfInput => u8x_error::U8X_ERR_END_OF_INPUT,
+            ErrorKind::NotRepresentable => u8x_error::U8X_ERR_NOT_REPRESENTABLE,
         }
     }
 }
@@ -174,4 +187,33 @@ impl From<Progress> for u8x_result {
             error_len: error_len as usize,
         }
     }
+}
+
+/// The widest kind of character in a text, narrowest first: the string
+/// representation that holds it (CPython's compact strings, JavaScript's
+/// one- and two-byte strings).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum u8x_width {
+    /// U+0000..U+007F only, or no characters.
+    U8X_WIDTH_ASCII = 0,
+    /// Up to U+00FF: Latin-1, one byte a character.
+    U8X_WIDTH_LATIN1 = 1,
+    /// Up to U+FFFF: one UTF-16 unit a character (UCS-2).
+    U8X_WIDTH_BMP = 2,
+    /// Some character above U+FFFF: UTF-16 needs surrogate pairs.
+    U8X_WIDTH_SUPPLEMENTARY = 3,
+}
+
+/// What `u8x_classify` found in the well-formed prefix of its input.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct u8x_classification {
+    /// The widest character.
+    pub width: u8x_width,
+    /// Characters (code points): the UCS-4 length.
+    pub code_points: usize,
+    /// UTF-16 code units: characters plus one per character above U+FFFF.
+    /// Equal to `code_points` unless `width` is `U8X_WIDTH_SUPPLEMENTARY`.
+    pub utf16_units: usize,
 }

@@ -1,0 +1,366 @@
+//! The runtimes' forms: UTF-16 and Latin-1 both ways, classification, and
+//! sizes of text known to be valid.
+
+use super::buffers::{input, output, Output};
+use super::codec::{decode_policy, encode_policy, guarded};
+use super::types::{
+    u8x_classification, u8x_result, u8x_width, U8X_BAD_SIZE, U8X_BIG_ENDIAN, U8X_LITTLE_ENDIAN,
+    U8X_MORE_INPUT,
+};
+use crate::{ByteOrder, Latin1Policy, Width};
+
+/// `U8X_MORE_INPUT` and at most one byte-order flag.
+fn utf16_flags(flags: u32) -> Option<(bool, ByteOrder)> {
+    if flags & !(U8X_MORE_INPUT | U8X_LITTLE_ENDIAN | U8X_BIG_ENDIAN) != 0 {
+        return None;
+    }
+    let order = match flags & (U8X_LITTLE_ENDIAN | U8X_BIG_ENDIAN) {
+        0 => ByteOrder::Native,
+        U8X_LITTLE_ENDIAN => ByteOrder::Little,
+        U8X_BIG_ENDIAN => ByteOrder::Big,
+        _ => return None,
+    };
+    Some((flags & U8X_MORE_INPUT != 0, order))
+}
+
+/// Decodes UTF-8 into UTF-16 code units.
+///
+/// `policy` and `replacement` are as for `u8x_decode_ucs4`: every policy
+/// gives the same characters, written as UTF-16 (under `U8X_ESCAPE`, each
+/// byte `b` of an ill-formed sequence becomes the lone unit 0xDC00+b, as
+/// Python's surrogateescape does). `flags` is `U8X_MORE_INPUT` and at most
+/// one of `U8X_LITTLE_ENDIAN`, `U8X_BIG_ENDIAN` (neither: native order).
+///
+/// Writes at most `dst_cap` units and never half of a surrogate pair.
+/// Returns `U8X_OK`, `U8X_ILL_FORMED`, `U8X_INCOMPLETE`, `U8X_OUTPUT_FULL`
+/// (call again from `src + read`) or `U8X_BAD_ARGUMENT`; `read` is bytes,
+/// `written` units. With `dst` NULL and `dst_cap` 0, `written` is the exact
+/// number of units needed. `u8x_decode_utf16_bound(src_len)` units always
+/// suffice when `replacement` is in the BMP (as U+FFFD is).
+///
+/// # Safety
+/// `src` must point to `src_len` readable bytes and `dst` to `dst_cap`
+/// writable, 2-byte aligned `uint16_t` not overlapping `src` (each may be
+/// NULL when its length is 0).
+#[no_mangle]
+pub unsafe extern "C" fn u8x_decode_utf16(
+    src: *const u8,
+    src_len: usize,
+    dst: *mut u16,
+    dst_cap: usize,
+    policy: u32,
+    replacement: u32,
+    flags: u32,
+) -> u8x_result {
+    guarded(u8x_result::INTERNAL_ERROR, || {
+        let (Some(policy), Some((more, order))) =
+            (decode_policy(policy, replacement), utf16_flags(flags))
+        else {
+            return u8x_result::BAD_ARGUMENT;
+        };
+        // SAFETY: the caller's promise about `src` is `input`'s precondition.
+        let Some(src) = (unsafe { input(src, src_len) }) else {
+            return u8x_result::BAD_ARGUMENT;
+        };
+        // A supplementary replacement can take two units per byte.
+        let most = src.len().saturating_mul(2);
+        // SAFETY: the caller promises `dst_cap` writable units at `dst`.
+        match unsafe { output(dst, dst_cap, most, src) } {
+            Some(Output::Buffer(dst)) => crate::decode_utf16(src, dst, policy, order, more).into(),
+            Some(Output::Measure) => crate::decode_utf16_len(src, policy, more).into(),
+            None => u8x_result::BAD_ARGUMENT,
+        }
+    })
+}
+
+/// Encodes UTF-16 code units as UTF-8.
+///
+/// A surrogate pair becomes one 4-byte character (never two 3-byte halves,
+/// which would be CESU-8). An unpaired surrogate is handled by `policy`:
+/// `U8X_STRICT` stops (`U8X_ILL_FORMED`, `U8X_ERR_SURROGATE`, `read` = its
+/// unit index), `U8X_REPLACE` writes the UTF-8 of `replacement` (as WHATWG's
+/// USVString conversion and Rust's `String::from_utf16_lossy` do with
+/// U+FFFD), `U8X_ESCAPE` turns 0xDC80..0xDCFF back into the byte they
+/// escape (so bytes survive `u8x_decode_utf16` then this, both under
+/// `U8X_ESCAPE`) and stops at any other. `flags` is `U8X_MORE_INPUT` and at
+/// most one byte-order flag; with `U8X_MORE_INPUT`, a high surrogate ending
+/// the input is `U8X_INCOMPLETE` (`error_len` 1 unit, not consumed).
+///
+/// Writes at most `dst_cap` bytes, never part of a character; `read` is
+/// units, `written` bytes. With `dst` NULL and `dst_cap` 0, `written` is
+/// the exact size. `u8x_encode_utf16_bound(src_len)` bytes always suffice
+/// when `replacement` is at most U+FFFF.
+///
+/// # Safety
+/// `src` must point to `src_len` readable, 2-byte aligned `uint16_t` and
+/// `dst` to `dst_cap` writable bytes not overlapping `src` (each may be NULL
+/// when its length is 0).
+#[no_mangle]
+pub unsafe extern "C" fn u8x_encode_utf16(
+    src: *const u16,
+    src_len: usize,
+    dst: *mut u8,
+    dst_cap: usize,
+    policy: u32,
+    replacement: u32,
+    flags: u32,
+) -> u8x_result {
+    guarded(u8x_result::INTERNAL_ERROR, || {
+        let (Some(policy), Some((more, order))) =
+            (encode_policy(policy, replacement), utf16_flags(flags))
+        else {
+            return u8x_result::BAD_ARGUMENT;
+        };
+        // SAFETY: the caller's promise about `src` is `input`'s precondition.
+        let Some(src) = (unsafe { input(src, src_len) }) else {
+            return u8x_result::BAD_ARGUMENT;
+        };
+        let most = src.len().saturating_mul(4);
+        // SAFETY: the caller promises `dst_cap` writable bytes at `dst`.
+        match unsafe { output(dst, dst_cap, most, src) } {
+            Some(Output::Buffer(dst)) => crate::encode_utf16(src, dst, policy, order, more).into(),
+            Some(Output::Measure) => crate::encode_utf16_len(src, policy, order, more).into(),
+            None => u8x_result::BAD_ARGUMENT,
+        }
+    })
+}
+
+/// Checks that `src` is well-formed UTF-16: every high surrogate followed by
+/// a low one and every low one preceded by a high one. Returns `U8X_OK`, or
+/// `U8X_ILL_FORMED` with `read` = the index of the first unpaired surrogate
+/// (`U8X_ERR_SURROGATE`, `error_len` 1), or with `U8X_MORE_INPUT` and a high
+/// surrogate ending the input, `U8X_INCOMPLETE`. `flags` as for
+/// `u8x_encode_utf16`.
+///
+/// # Safety
+/// `src` must point to `src_len` readable, 2-byte aligned `uint16_t` (or be
+/// NULL with `src_len` 0).
+#[no_mangle]
+pub unsafe extern "C" fn u8x_validate_utf16(
+    src: *const u16,
+    src_len: usize,
+    flags: u32,
+) -> u8x_result {
+    guarded(u8x_result::INTERNAL_ERROR, || {
+        // SAFETY: the caller's promise about `src` is `input`'s precondition.
+        let (Some((more, order)), Some(src)) = (utf16_flags(flags), unsafe { input(src, src_len) })
+        else {
+            return u8x_result::BAD_ARGUMENT;
+        };
+        crate::validate_utf16(src, order, more).into()
+    })
+}
+
+/// Decodes UTF-8 into Latin-1 (ISO-8859-1): one byte per character, for
+/// characters up to U+00FF.
+///
+/// `policy` is `U8X_STRICT` (stop at an ill-formed sequence, reported as
+/// by `u8x_decode_ucs4`, or at a character above U+00FF:
+/// `U8X_ERR_NOT_REPRESENTABLE`, `read` = its offset, `error_len` = its
+/// length) or `U8X_REPLACE` (write the byte `replacement`, 0..255, once per
+/// character above U+00FF and once per maximal subpart of an ill-formed
+/// sequence). Other policies, or a replacement above 255, are
+/// `U8X_BAD_ARGUMENT`. `flags` is 0 or `U8X_MORE_INPUT`.
+///
+/// Writes at most `dst_cap` bytes; `read` and `written` are bytes. With
+/// `dst` NULL and `dst_cap` 0, `written` is the exact size. `src_len` bytes
+/// always suffice (`u8x_decode_latin1_bound`).
+///
+/// # Safety
+/// `src` must point to `src_len` readable bytes and `dst` to `dst_cap`
+/// writable bytes not overlapping `src` (each may be NULL when its length is
+/// 0).
+#[no_mangle]
+pub unsafe extern "C" fn u8x_decode_latin1(
+    src: *const u8,
+    src_len: usize,
+    dst: *mut u8,
+    dst_cap: usize,
+    policy: u32,
+    replacement: u32,
+    flags: u32,
+) -> u8x_result {
+    guarded(u8x_result::INTERNAL_ERROR, || {
+        let policy = match (policy, u8::try_from(replacement)) {
+            (0, _) => Some(Latin1Policy::Strict),
+            (1, Ok(byte)) => Some(Latin1Policy::Replace(byte)),
+            _ => None,
+        };
+        let more = match flags {
+            0 => Some(false),
+            U8X_MORE_INPUT => Some(true),
+            _ => None,
+        };
+        let (Some(policy), Some(more)) = (policy, more) else {
+            return u8x_result::BAD_ARGUMENT;
+        };
+        // SAFETY: the caller's promise about `src` is `input`'s precondition.
+        let Some(src) = (unsafe { input(src, src_len) }) else {
+            return u8x_result::BAD_ARGUMENT;
+        };
+        // SAFETY: the caller promises `dst_cap` writable bytes at `dst`.
+        match unsafe { output(dst, dst_cap, src.len(), src) } {
+            Some(Output::Buffer(dst)) => crate::decode_latin1(src, dst, policy, more).into(),
+            Some(Output::Measure) => crate::decode_latin1_len(src, policy, more).into(),
+            None => u8x_result::BAD_ARGUMENT,
+        }
+    })
+}
+
+/// Encodes Latin-1 (ISO-8859-1) bytes as UTF-8: 00..7F as they are, 80..FF
+/// as two bytes. Every input is valid. Writes at most `dst_cap` bytes,
+/// never half a character (`U8X_OUTPUT_FULL`: call again from
+/// `src + read`). With `dst` NULL and `dst_cap` 0, `written` is the exact
+/// size; `u8x_encode_latin1_bound(src_len)` bytes always suffice.
+///
+/// # Safety
+/// `src` must point to `src_len` readable bytes and `dst` to `dst_cap`
+/// writable bytes not overlapping `src` (each may be NULL when its length is
+/// 0).
+#[no_mangle]
+pub unsafe extern "C" fn u8x_encode_latin1(
+    src: *const u8,
+    src_len: usize,
+    dst: *mut u8,
+    dst_cap: usize,
+) -> u8x_result {
+    guarded(u8x_result::INTERNAL_ERROR, || {
+        // SAFETY: the caller's promise about `src` is `input`'s precondition.
+        let Some(src) = (unsafe { input(src, src_len) }) else {
+            return u8x_result::BAD_ARGUMENT;
+        };
+        let most = src.len().saturating_mul(2);
+        // SAFETY: the caller promises `dst_cap` writable bytes at `dst`.
+        match unsafe { output(dst, dst_cap, most, src) } {
+            Some(Output::Buffer(dst)) => crate::encode_latin1(src, dst).into(),
+            Some(Output::Measure) => crate::Progress {
+                status: crate::Status::Done,
+                read: src.len(),
+                written: crate::encode_latin1_len(src),
+            }
+            .into(),
+            None => u8x_result::BAD_ARGUMENT,
+        }
+    })
+}
+
+/// Validates UTF-8 and, in the same call, tells a runtime which string to
+/// allocate: the widest character and the character and UTF-16 unit counts
+/// (the Latin-1 length is `code_points` when `width` is at most
+/// `U8X_WIDTH_LATIN1`).
+///
+/// Returns what `u8x_validate` returns for `src` and `flags` (`U8X_OK`, or
+/// `U8X_ILL_FORMED` / `U8X_INCOMPLETE` with `read` = the length of the
+/// well-formed prefix), and fills `*info` for that well-formed prefix (the
+/// whole input when `U8X_OK`). `info` must not be NULL.
+///
+/// # Safety
+/// `src` must point to `src_len` readable bytes (or be NULL with `src_len`
+/// 0); `info` must point to a writable `u8x_classification`.
+#[no_mangle]
+pub unsafe extern "C" fn u8x_classify(
+    src: *const u8,
+    src_len: usize,
+    flags: u32,
+    info: *mut u8x_classification,
+) -> u8x_result {
+    guarded(u8x_result::INTERNAL_ERROR, || {
+        let more = match flags {
+            0 => false,
+            U8X_MORE_INPUT => true,
+            _ => return u8x_result::BAD_ARGUMENT,
+        };
+        if info.is_null() || !info.is_aligned() {
+            return u8x_result::BAD_ARGUMENT;
+        }
+        // SAFETY: the caller's promise about `src` is `input`'s precondition.
+        let Some(src) = (unsafe { input(src, src_len) }) else {
+            return u8x_result::BAD_ARGUMENT;
+        };
+        let c = crate::classify(src, more);
+        let width = match c.width {
+            Width::Ascii => u8x_width::U8X_WIDTH_ASCII,
+            Width::Latin1 => u8x_width::U8X_WIDTH_LATIN1,
+            Width::Bmp => u8x_width::U8X_WIDTH_BMP,
+            Width::Supplementary => u8x_width::U8X_WIDTH_SUPPLEMENTARY,
+        };
+        // SAFETY: non-NULL and aligned; the caller promises it is writable.
+        unsafe {
+            info.write(u8x_classification {
+                width,
+                code_points: c.code_points,
+                utf16_units: c.utf16_units,
+            })
+        };
+        c.progress.into()
+    })
+}
+
+/// The number of UTF-16 units in `src`, which the caller already knows is
+/// well-formed UTF-8: characters plus one per 4-byte character, at memory
+/// speed, with no checks. On ill-formed input the result is meaningless
+/// (but defined); use `u8x_decode_utf16` with a NULL output then.
+/// `U8X_BAD_SIZE` for NULL with `src_len` > 0.
+///
+/// # Safety
+/// `src` must point to `src_len` readable bytes (or be NULL with `src_len` 0).
+#[no_mangle]
+pub unsafe extern "C" fn u8x_count_utf16_valid(src: *const u8, src_len: usize) -> usize {
+    guarded(U8X_BAD_SIZE, || {
+        // SAFETY: the caller's promise about `src` is `input`'s precondition.
+        unsafe { input(src, src_len) }.map_or(U8X_BAD_SIZE, crate::utf16_len_valid)
+    })
+}
+
+/// The number of UTF-8 bytes `src` encodes to, when the caller already knows
+/// it is well-formed UTF-16 (every surrogate paired): no checks, memory
+/// speed; meaningless but defined otherwise. `flags` is 0 or one byte-order
+/// flag. `U8X_BAD_SIZE` for bad arguments.
+///
+/// # Safety
+/// `src` must point to `src_len` readable, 2-byte aligned `uint16_t` (or be
+/// NULL with `src_len` 0).
+#[no_mangle]
+pub unsafe extern "C" fn u8x_encoded_len_utf16_valid(
+    src: *const u16,
+    src_len: usize,
+    flags: u32,
+) -> usize {
+    guarded(U8X_BAD_SIZE, || {
+        let Some((false, order)) = utf16_flags(flags) else {
+            return U8X_BAD_SIZE;
+        };
+        // SAFETY: the caller's promise about `src` is `input`'s precondition.
+        unsafe { input(src, src_len) }
+            .map_or(U8X_BAD_SIZE, |src| crate::utf8_len_valid_utf16(src, order))
+    })
+}
+
+/// The most UTF-16 units `src_len` bytes decode to when the replacement is
+/// in the BMP: one per byte, so `src_len`. (A supplementary `replacement`
+/// can need two units per byte: measure with a NULL output then.)
+#[no_mangle]
+pub extern "C" fn u8x_decode_utf16_bound(src_len: usize) -> usize {
+    src_len
+}
+
+/// The most UTF-8 bytes `src_len` UTF-16 units encode to when the
+/// replacement is at most U+FFFF: 3 per unit, or `U8X_BAD_SIZE` if that
+/// overflows `size_t`.
+#[no_mangle]
+pub extern "C" fn u8x_encode_utf16_bound(src_len: usize) -> usize {
+    src_len.checked_mul(3).unwrap_or(U8X_BAD_SIZE)
+}
+
+/// The most Latin-1 bytes `src_len` UTF-8 bytes decode to: `src_len`.
+#[no_mangle]
+pub extern "C" fn u8x_decode_latin1_bound(src_len: usize) -> usize {
+    src_len
+}
+
+/// The most UTF-8 bytes `src_len` Latin-1 bytes encode to: 2 per byte, or
+/// `U8X_BAD_SIZE` if that overflows `size_t`.
+#[no_mangle]
+pub extern "C" fn u8x_encode_latin1_bound(src_len: usize) -> usize {
+    src_len.checked_mul(2).unwrap_or(U8X_BAD_SIZE)
+}

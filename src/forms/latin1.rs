@@ -1,0 +1,140 @@
+//! UTF-8 <-> Latin-1 over the tier's UCS-4 kernels.
+
+use super::{is_reference, through_ucs4, Narrow, Taken, CHUNK};
+use crate::scalar::latin1 as reference;
+use crate::scalar::sink::{CountSink, SliceSink};
+use crate::{EncodePolicy, Engine, Latin1Policy, Policy, Progress, Status};
+
+/// Latin-1 output: a buffer, or a count.
+struct Latin1Out<'a> {
+    dst: Option<&'a mut [u8]>,
+    written: usize,
+    /// The byte for a character above U+00FF, or `None` to stop there.
+    replacement: Option<u8>,
+}
+
+impl Narrow for Latin1Out<'_> {
+    fn room(&self) -> usize {
+        self.dst
+            .as_ref()
+            .map_or(usize::MAX, |d| d.len() - self.written)
+    }
+
+    fn take(&mut self, cps: &[u32]) -> Taken {
+        // `through_ucs4` never hands over more code points than `room`.
+        let fits = match self.replacement {
+            Some(_) => cps.len(),
+            None => cps.iter().position(|&c| c > 0xFF).unwrap_or(cps.len()),
+        };
+        if let Some(dst) = self.dst.as_deref_mut() {
+            let byte = self.replacement.unwrap_or(0);
+            for (d, &c) in dst[self.written..].iter_mut().zip(&cps[..fits]) {
+                *d = if c <= 0xFF { c as u8 } else { byte };
+            }
+        }
+        self.written += fits;
+        if fits < cps.len() {
+            Taken::Unrepresentable(fits)
+        } else {
+            Taken::All
+        }
+    }
+
+    fn written(&self) -> usize {
+        self.written
+    }
+}
+
+/// The UCS-4 policy that gives the Latin-1 policy's output for ill-formed
+/// input: the replacement byte as the character it stands for.
+fn ucs4_policy(policy: Latin1Policy) -> (Policy, Option<u8>) {
+    match policy {
+        Latin1Policy::Strict => (Policy::Strict, None),
+        Latin1Policy::Replace(b) => (Policy::Replace(char::from(b)), Some(b)),
+    }
+}
+
+impl Engine {
+    /// See [`crate::decode_latin1`].
+    pub fn decode_latin1(
+        &self,
+        src: &[u8],
+        dst: &mut [u8],
+        policy: Latin1Policy,
+        more_input: bool,
+    ) -> Progress {
+        if is_reference(self) {
+            return reference::decode(src, &mut SliceSink::new(dst), policy, more_input);
+        }
+        let (ucs4, replacement) = ucs4_policy(policy);
+        let mut out = Latin1Out {
+            dst: Some(dst),
+            written: 0,
+            replacement,
+        };
+        through_ucs4(self, src, ucs4, more_input, &mut out)
+    }
+
+    /// See [`crate::decode_latin1_len`].
+    pub fn decode_latin1_len(
+        &self,
+        src: &[u8],
+        policy: Latin1Policy,
+        more_input: bool,
+    ) -> Progress {
+        if is_reference(self) {
+            return reference::decode(src, &mut CountSink::default(), policy, more_input);
+        }
+        let (ucs4, replacement) = ucs4_policy(policy);
+        if replacement.is_some() {
+            // Every code point becomes one byte: the UCS-4 count is the size.
+            return self.count(src, ucs4, more_input);
+        }
+        let mut out = Latin1Out {
+            dst: None,
+            written: 0,
+            replacement,
+        };
+        through_ucs4(self, src, ucs4, more_input, &mut out)
+    }
+
+    /// See [`crate::encode_latin1`].
+    pub fn encode_latin1(&self, src: &[u8], dst: &mut [u8]) -> Progress {
+        if is_reference(self) {
+            return reference::encode(src, &mut SliceSink::new(dst));
+        }
+        // Bytes widen to code points, which the tier's encoder writes.
+        let mut buf = [0u32; CHUNK];
+        let mut read = 0;
+        let mut written = 0;
+        for chunk in src.chunks(CHUNK) {
+            for (d, &b) in buf.iter_mut().zip(chunk) {
+                *d = u32::from(b);
+            }
+            let p = self.encode(
+                &buf[..chunk.len()],
+                &mut dst[written..],
+                EncodePolicy::Strict,
+            );
+            read += p.read;
+            written += p.written;
+            if p.status != Status::Done {
+                return Progress {
+                    status: p.status,
+                    read,
+                    written,
+                };
+            }
+        }
+        Progress {
+            status: Status::Done,
+            read,
+            written,
+        }
+    }
+
+    /// See [`crate::encode_latin1_len`].
+    pub fn encode_latin1_len(&self, src: &[u8]) -> usize {
+        src.len() + src.iter().filter(|&&b| b >= 0x80).count()
+    }
+}

@@ -1,0 +1,121 @@
+//! The forms runtimes keep their strings in, UTF-16 and Latin-1, over the
+//! tier's UCS-4 kernels.
+//!
+//! Each conversion runs the tier's fast UTF-8 <-> UCS-4 kernel a chunk at a
+//! time through a stack buffer of code points ([`CHUNK`]), and converts
+//! between that buffer and the caller's form. The UCS-4 kernels already
+//! apply every policy exactly, so the only new questions are where a chunk
+//! stops:
+//! - decoding, when the caller's buffer fills in the middle of a chunk (a
+//!   surrogate pair that does not fit) or a character does not fit the form
+//!   (above U+00FF for Latin-1): the chunk is decoded again with room for
+//!   exactly the code points taken, and the UCS-4 decoder's `read` is then
+//!   the exact byte offset;
+//! - encoding UTF-16, where code points and units differ: an offset in the
+//!   buffer maps back to units by counting the pairs before it.
+//!
+//! The scalar tier runs the reference core (`scalar::utf16`,
+//! `scalar::latin1`, `scalar::classify`) directly; the tier tests hold every
+//! other tier to it.
+
+mod classify;
+mod latin1;
+mod sizes;
+mod utf16;
+
+use crate::{Engine, Policy, Progress, Status, Tier};
+
+/// Code points per trip through the stack buffer: long enough that the
+/// kernel's set-up is paid rarely, short enough to stay in L1 (4 KiB).
+pub(crate) const CHUNK: usize = 1024;
+
+/// How many of a chunk's code points an output took.
+pub(crate) enum Taken {
+    /// All of them.
+    All,
+    /// The first `n`; the next does not fit in the caller's buffer.
+    Full(usize),
+    /// The first `n`; the next cannot be represented in the output form.
+    Unrepresentable(usize),
+}
+
+/// An output form fed with decoded code points.
+pub(crate) trait Narrow {
+    /// Output units left (`usize::MAX` when only measuring); at least one
+    /// code point fits per unit if any does.
+    fn room(&self) -> usize;
+    /// Writes the leading code points of `cps` that fit.
+    fn take(&mut self, cps: &[u32]) -> Taken;
+    /// Output units written (or counted) so far.
+    fn written(&self) -> usize;
+}
+
+/// Shifts an error found in `src[base..]` to an offset in `src`.
+pub(crate) fn rebase(status: Status, base: usize) -> Status {
+    match status {
+        Status::IllFormed(mut e) => {
+            e.valid_up_to += base;
+            Status::IllFormed(e)
+        }
+        other => other,
+    }
+}
+
+/// Decodes `src` with `engine`'s UCS-4 decoder into `out`, a chunk at a time.
+pub(crate) fn through_ucs4<N: Narrow>(
+    engine: &Engine,
+    src: &[u8],
+    policy: Policy,
+    more_input: bool,
+    out: &mut N,
+) -> Progress {
+    let mut buf = [0u32; CHUNK];
+    let mut read = 0;
+    loop {
+        let rest = &src[read..];
+        let k = out.room().min(CHUNK);
+        let p = engine.decode_ucs4(rest, &mut buf[..k], policy, more_input);
+        let (n, cut) = match out.take(&buf[..p.written]) {
+            Taken::All => (p.written, None),
+            Taken::Full(n) => (n, Some(false)),
+            Taken::Unrepresentable(n) => (n, Some(true)),
+        };
+        if let Some(unrepresentable) = cut {
+            // Decoding again with room for exactly `n` code points stops
+            // where code point `n` starts.
+            let q = engine.decode_ucs4(rest, &mut buf[..n], policy, more_input);
+            debug_assert_eq!(q.status, Status::OutputFull);
+            let at = read + q.read;
+            let status = if unrepresentable {
+                Status::IllFormed(crate::Utf8Error {
+                    valid_up_to: at,
+                    kind: crate::ErrorKind::NotRepresentable,
+                    len: crate::scalar::segment::sequence_len(src[at]),
+                })
+            } else {
+                Status::OutputFull
+            };
+            return Progress {
+                status,
+                read: at,
+                written: out.written(),
+            };
+        }
+        let base = read;
+        read += p.read;
+        // `OutputFull` with progress means the chunk buffer filled: go on.
+        if p.status == Status::OutputFull && p.written > 0 {
+            continue;
+        }
+        return Progress {
+            status: rebase(p.status, base),
+            read,
+            written: out.written(),
+        };
+    }
+}
+
+/// Whether `engine` is the scalar tier, which runs the reference directly.
+pub(crate) fn is_reference(engine: &Engine) -> bool {
+    engine.tier() == Tier::Scalar
+}

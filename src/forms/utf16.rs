@@ -1,0 +1,305 @@
+//! UTF-8 <-> UTF-16 over the tier's UCS-4 kernels.
+
+use super::{is_reference, through_ucs4, Narrow, Taken, CHUNK};
+use crate::scalar::decode as scalar_decode;
+use crate::scalar::sink::{CountSink, SliceSink};
+use crate::scalar::utf16::{self as reference, units_of, Next, Units, Utf16Sink};
+use crate::{ByteOrder, EncodePolicy, Engine, Policy, Progress, Status};
+
+/// UTF-16 output: a buffer, or a count.
+struct Utf16Out<'a> {
+    dst: Option<&'a mut [u16]>,
+    written: usize,
+    swap: bool,
+}
+
+impl Narrow for Utf16Out<'_> {
+    fn room(&self) -> usize {
+        self.dst
+            .as_ref()
+            .map_or(usize::MAX, |d| d.len() - self.written)
+    }
+
+    fn take(&mut self, cps: &[u32]) -> Taken {
+        let bmp = cps.iter().all(|&c| c < 0x1_0000);
+        let Some(dst) = self.dst.as_deref_mut() else {
+            self.written += cps.len() + cps.iter().filter(|&&c| c >= 0x1_0000).count();
+            return Taken::All;
+        };
+        let room = &mut dst[self.written..];
+        if bmp && cps.len() <= room.len() {
+            // The common case, in a loop the compiler vectorises.
+            for (d, &c) in room.iter_mut().zip(cps) {
+                *d = c as u16;
+            }
+            if self.swap {
+                room[..cps.len()]
+                    .iter_mut()
+                    .for_each(|u| *u = u.swap_bytes());
+            }
+            self.written += cps.len();
+            return Taken::All;
+        }
+        let mut at = 0;
+        for (i, &c) in cps.iter().enumerate() {
+            let mut pair = [0u16; 2];
+            let units = units_of(c, &mut pair);
+            let Some(slot) = room.get_mut(at..at + units.len()) else {
+                self.written += at;
+                return Taken::Full(i);
+            };
+            for (d, &u) in slot.iter_mut().zip(units) {
+                *d = if self.swap { u.swap_bytes() } else { u };
+            }
+            at += units.len();
+        }
+        self.written += at;
+        Taken::All
+    }
+
+    fn written(&self) -> usize {
+        self.written
+    }
+}
+
+impl Engine {
+    /// See [`crate::decode_utf16`].
+    pub fn decode_utf16(
+        &self,
+        src: &[u8],
+        dst: &mut [u16],
+        policy: Policy,
+        order: ByteOrder,
+        more_input: bool,
+    ) -> Progress {
+        if is_reference(self) {
+            let mut sink = Utf16Sink::new(SliceSink::new(dst), order);
+            return scalar_decode::decode(src, &mut sink, policy, more_input);
+        }
+        let mut out = Utf16Out {
+            dst: Some(dst),
+            written: 0,
+            swap: order.swaps(),
+        };
+        through_ucs4(self, src, policy, more_input, &mut out)
+    }
+
+    /// See [`crate::decode_utf16_len`].
+    pub fn decode_utf16_len(&self, src: &[u8], policy: Policy, more_input: bool) -> Progress {
+        if is_reference(self) {
+            let mut sink = Utf16Sink::new(CountSink::default(), ByteOrder::Native);
+            return scalar_decode::decode(src, &mut sink, policy, more_input);
+        }
+        let mut out = Utf16Out {
+            dst: None,
+            written: 0,
+            swap: false,
+        };
+        through_ucs4(self, src, policy, more_input, &mut out)
+    }
+
+    /// See [`crate::encode_utf16`].
+    pub fn encode_utf16(
+        &self,
+        src: &[u16],
+        dst: &mut [u8],
+        policy: EncodePolicy,
+        order: ByteOrder,
+        more_input: bool,
+    ) -> Progress {
+        if is_reference(self) {
+            return reference::encode(src, &mut SliceSink::new(dst), policy, order, more_input);
+        }
+        let mut written = 0;
+        encode_chunks(src, order, more_input, |cps| {
+            let p = self.encode(cps, &mut dst[written..], policy);
+            written += p.written;
+            Progress { written, ..p }
+        })
+    }
+
+    /// See [`crate::encode_utf16_len`].
+    pub fn encode_utf16_len(
+        &self,
+        src: &[u16],
+        policy: EncodePolicy,
+        order: ByteOrder,
+        more_input: bool,
+    ) -> Progress {
+        if is_reference(self) {
+            let mut sink = CountSink::default();
+            return reference::encode(src, &mut sink, policy, order, more_input);
+        }
+        let mut written = 0;
+        encode_chunks(src, order, more_input, |cps| {
+            let p = self.encoded_len(cps, policy);
+            written += p.written;
+            Progress { written, ..p }
+        })
+    }
+
+    /// See [`crate::validate_utf16`].
+    pub fn validate_utf16(&self, src: &[u16], order: ByteOrder, more_input: bool) -> Progress {
+        if is_reference(self) {
+            return reference::validate(src, order, more_input);
+        }
+        // Whole blocks without surrogates are skipped; from a block that
+        // has one, a block's worth of units is read one by one.
+        let units = Units::new(src, order);
+        let swap = order.swaps();
+        let mut read = 0;
+        loop {
+            read += surrogate_free_blocks(&src[read..], swap);
+            let stop = (read + BLOCK).min(src.len());
+            while read < stop {
+                let status = match units.next(read) {
+                    Next::Unit { value, len } if !(0xD800..0xE000).contains(&value) => {
+                        read += len;
+                        continue;
+                    }
+                    Next::CutPair if more_input => Status::Incomplete { len: 1 },
+                    _ => Status::IllFormed(crate::Utf8Error {
+                        valid_up_to: read,
+                        kind: crate::ErrorKind::Surrogate,
+                        len: 1,
+                    }),
+                };
+                return Progress {
+                    status,
+                    read,
+                    written: 0,
+                };
+            }
+            if read == src.len() {
+                return Progress {
+                    status: Status::Done,
+                    read,
+                    written: 0,
+                };
+            }
+        }
+    }
+}
+
+const BLOCK: usize = 16;
+
+#[inline(always)]
+fn unit(u: u16, swap: bool) -> u16 {
+    if swap {
+        u.swap_bytes()
+    } else {
+        u
+    }
+}
+
+/// Units at the start of `src` in whole blocks that hold no surrogate.
+fn surrogate_free_blocks(src: &[u16], swap: bool) -> usize {
+    let (blocks, _) = src.as_chunks::<BLOCK>();
+    blocks
+        .iter()
+        .take_while(|b| b.iter().all(|&u| unit(u, swap) & 0xF800 != 0xD800))
+        .count()
+        * BLOCK
+}
+
+/// Runs `encode` (the tier's UCS-4 encoder or measurer, returning its
+/// progress with `written` counted from the start) over `src` a chunk at a
+/// time: units to code points in a stack buffer, pairs combined. Maps the
+/// encoder's code point offsets back to unit offsets.
+fn encode_chunks(
+    src: &[u16],
+    order: ByteOrder,
+    more_input: bool,
+    mut encode: impl FnMut(&[u32]) -> Progress,
+) -> Progress {
+    let units = Units::new(src, order);
+    let swap = order.swaps();
+    let mut buf = [0u32; CHUNK];
+    let mut read = 0;
+    loop {
+        let (n, end, cut) = gather(&units, swap, read, more_input, &mut buf);
+        let p = encode(&buf[..n]);
+        // Units for the first `k` code points of the buffer.
+        let units_for = |k: usize| k + buf[..k].iter().filter(|&&c| c >= 0x1_0000).count();
+        match p.status {
+            Status::Done => {}
+            Status::IllFormed(mut e) => {
+                e.valid_up_to = read + units_for(e.valid_up_to);
+                let at = e.valid_up_to;
+                return Progress {
+                    status: Status::IllFormed(e),
+                    read: at,
+                    written: p.written,
+                };
+            }
+            status => {
+                return Progress {
+                    status,
+                    read: read + units_for(p.read),
+                    written: p.written,
+                }
+            }
+        }
+        read = end;
+        let status = if cut {
+            Status::Incomplete { len: 1 }
+        } else if read == src.len() {
+            Status::Done
+        } else {
+            continue;
+        };
+        return Progress {
+            status,
+            read,
+            written: p.written,
+        };
+    }
+}
+
+/// Fills `buf` with the code points of the units from `start` on: a pair
+/// becomes one scalar, a lone surrogate stays as it is (the encoder's
+/// policy then applies). Returns the code points, the unit where it
+/// stopped, and whether it stopped at a high surrogate ending the input
+/// while more input follows.
+fn gather(
+    units: &Units,
+    swap: bool,
+    start: usize,
+    more_input: bool,
+    buf: &mut [u32; CHUNK],
+) -> (usize, usize, bool) {
+    let src = units.src();
+    let mut i = start;
+    let mut n = 0;
+    while i < src.len() && n < CHUNK {
+        // Whole blocks without surrogates widen directly.
+        while n + BLOCK <= CHUNK && i + BLOCK <= src.len() {
+            let block: &[u16; BLOCK] = src[i..i + BLOCK].try_into().unwrap_or(&[0xD800; BLOCK]);
+            if block.iter().any(|&u| unit(u, swap) & 0xF800 == 0xD800) {
+                break;
+            }
+            for (d, &u) in buf[n..n + BLOCK].iter_mut().zip(block) {
+                *d = u32::from(unit(u, swap));
+            }
+            n += BLOCK;
+            i += BLOCK;
+        }
+        if i == src.len() || n == CHUNK {
+            break;
+        }
+        match units.next(i) {
+            Next::Unit { value, len } => {
+                buf[n] = value;
+                n += 1;
+                i += len;
+            }
+            Next::CutPair if more_input => return (n, i, true),
+            Next::CutPair => {
+                buf[n] = u32::from(units.get(i));
+                n += 1;
+                i += 1;
+            }
+        }
+    }
+    (n, i, false)
+}
