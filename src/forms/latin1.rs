@@ -43,6 +43,10 @@ impl Narrow for Latin1Out<'_> {
     fn written(&self) -> usize {
         self.written
     }
+
+    fn rejects(&self, scalar: u32) -> bool {
+        self.replacement.is_none() && scalar > 0xFF
+    }
 }
 
 /// The UCS-4 policy that gives the Latin-1 policy's output for ill-formed

@@ -23,6 +23,7 @@ mod latin1;
 mod sizes;
 mod utf16;
 
+use crate::scalar::segment::{next_segment, Segment};
 use crate::{Engine, Policy, Progress, Status, Tier};
 
 /// Code points per trip through the stack buffer: long enough that the
@@ -48,6 +49,10 @@ pub(crate) trait Narrow {
     fn take(&mut self, cps: &[u32]) -> Taken;
     /// Output units written (or counted) so far.
     fn written(&self) -> usize;
+    /// Whether this well-formed character is an error for the form, which
+    /// takes precedence over a full buffer (as an ill-formed sequence
+    /// does in the UCS-4 decoder).
+    fn rejects(&self, scalar: u32) -> bool;
 }
 
 /// Shifts an error found in `src[base..]` to an offset in `src`.
@@ -107,8 +112,20 @@ pub(crate) fn through_ucs4<N: Narrow>(
         if p.status == Status::OutputFull && p.written > 0 {
             continue;
         }
+        let mut status = rebase(p.status, base);
+        if status == Status::OutputFull {
+            if let Segment::Char { scalar, len } = next_segment(&src[read..]) {
+                if out.rejects(scalar) {
+                    status = Status::IllFormed(crate::Utf8Error {
+                        valid_up_to: read,
+                        kind: crate::ErrorKind::NotRepresentable,
+                        len,
+                    });
+                }
+            }
+        }
         return Progress {
-            status: rebase(p.status, base),
+            status,
             read,
             written: out.written(),
         };

@@ -60,6 +60,10 @@ impl Narrow for Utf16Out<'_> {
     fn written(&self) -> usize {
         self.written
     }
+
+    fn rejects(&self, _scalar: u32) -> bool {
+        false
+    }
 }
 
 impl Engine {

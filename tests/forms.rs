@@ -1,0 +1,1013 @@
+//! UTF-16 and Latin-1 both ways, classification and valid-text sizes,
+//! against independent oracles (Rust `std`, `encoding_rs`, simdutf 9.1, the
+//! UCS-4 decoder) and every tier against the scalar reference: all policies
+//! and byte orders, every length 0..=300 at every alignment, every split
+//! point of chunked input, every output capacity.
+
+mod common;
+
+use common::{long_input, mixed_input, random_scalar, Rng};
+use u8x::{
+    ByteOrder, EncodePolicy, Engine, ErrorKind, Latin1Policy, Policy, Progress, Status, Tier,
+    Utf8Error, Width, REPLACE,
+};
+
+const POLICIES: [Policy; 7] = [
+    Policy::Strict,
+    REPLACE,
+    Policy::Replace('?'),
+    Policy::Replace('\u{10FFFF}'),
+    Policy::Escape,
+    Policy::Latin1,
+    Policy::Cp1252,
+];
+const ENCODE_POLICIES: [EncodePolicy; 4] = [
+    EncodePolicy::Strict,
+    EncodePolicy::Replace('\u{FFFD}'),
+    EncodePolicy::Replace('\u{1F600}'),
+    EncodePolicy::Escape,
+];
+const LATIN1_POLICIES: [Latin1Policy; 3] = [
+    Latin1Policy::Strict,
+    Latin1Policy::Replace(b'?'),
+    Latin1Policy::Replace(0xBF),
+];
+const ORDERS: [ByteOrder; 3] = [ByteOrder::Native, ByteOrder::Little, ByteOrder::Big];
+
+fn scalar() -> Engine {
+    Engine::new(Tier::Scalar).expect("the scalar tier is always available")
+}
+
+fn all_tiers() -> Vec<Engine> {
+    Tier::ALL
+        .iter()
+        .filter_map(|&t| {
+            let e = Engine::new(t);
+            if e.is_none() {
+                eprintln!("skipped: this CPU lacks the {t:?} tier");
+            }
+            e
+        })
+        .collect()
+}
+
+fn fast_tiers() -> Vec<Engine> {
+    all_tiers()
+        .into_iter()
+        .filter(|e| e.tier() != Tier::Scalar)
+        .collect()
+}
+
+/// Units in `order` from native ones.
+fn to_order(units: &[u16], order: ByteOrder) -> Vec<u16> {
+    units
+        .iter()
+        .map(|&u| match order {
+            ByteOrder::Native => u,
+            ByteOrder::Little => u.to_le(),
+            ByteOrder::Big => u.to_be(),
+        })
+        .collect()
+}
+
+/// The UTF-16 of code points (lone surrogates as themselves).
+fn utf16_of(cps: &[u32]) -> Vec<u16> {
+    let mut out = Vec::new();
+    for &c in cps {
+        if c < 0x1_0000 {
+            out.push(c as u16);
+        } else {
+            let v = c - 0x1_0000;
+            out.push(0xD800 | (v >> 10) as u16);
+            out.push(0xDC00 | (v & 0x3FF) as u16);
+        }
+    }
+    out
+}
+
+/// The UCS-4 decoding, with the same progress shape but `written` in
+/// UTF-16 units: the oracle for `decode_utf16` under any policy.
+fn via_ucs4(src: &[u8], policy: Policy, more: bool) -> (Progress, Vec<u16>) {
+    let mut cps = vec![0u32; src.len()];
+    let p = scalar().decode_ucs4(src, &mut cps, policy, more);
+    let units = utf16_of(&cps[..p.written]);
+    (
+        Progress {
+            written: units.len(),
+            ..p
+        },
+        units,
+    )
+}
+
+fn decode16(
+    e: &Engine,
+    src: &[u8],
+    policy: Policy,
+    order: ByteOrder,
+    more: bool,
+) -> (Progress, Vec<u16>) {
+    let mut dst = vec![0u16; src.len() * 2];
+    let p = e.decode_utf16(src, &mut dst, policy, order, more);
+    dst.truncate(p.written);
+    (p, dst)
+}
+
+fn encode16(
+    e: &Engine,
+    src: &[u16],
+    policy: EncodePolicy,
+    order: ByteOrder,
+    more: bool,
+) -> (Progress, Vec<u8>) {
+    let mut dst = vec![0u8; src.len() * 4];
+    let p = e.encode_utf16(src, &mut dst, policy, order, more);
+    dst.truncate(p.written);
+    (p, dst)
+}
+
+/// Independent oracle for UTF-16 -> UTF-8: `char::decode_utf16` for the
+/// pairing, then the policy by hand.
+fn oracle_encode16(src: &[u16], policy: EncodePolicy, more: bool) -> (Progress, Vec<u8>) {
+    let mut out = Vec::new();
+    let mut read = 0;
+    for item in char::decode_utf16(src.iter().copied()) {
+        let (bytes, len): (Vec<u8>, usize) = match item {
+            Ok(c) => (c.to_string().into_bytes(), c.len_utf16()),
+            Err(e) => {
+                let u = e.unpaired_surrogate();
+                if more && read + 1 == src.len() && (0xD800..0xDC00).contains(&u) {
+                    let p = Progress {
+                        status: Status::Incomplete { len: 1 },
+                        read,
+                        written: out.len(),
+                    };
+                    return (p, out);
+                }
+                match policy {
+                    EncodePolicy::Replace(c) => (c.to_string().into_bytes(), 1),
+                    EncodePolicy::Escape if (0xDC80..=0xDCFF).contains(&u) => (vec![u as u8], 1),
+                    _ => {
+                        let e = Utf8Error {
+                            valid_up_to: read,
+                            kind: ErrorKind::Surrogate,
+                            len: 1,
+                        };
+                        let p = Progress {
+                            status: Status::IllFormed(e),
+                            read,
+                            written: out.len(),
+                        };
+                        return (p, out);
+                    }
+                }
+            }
+        };
+        out.extend_from_slice(&bytes);
+        read += len;
+    }
+    let p = Progress {
+        status: Status::Done,
+        read,
+        written: out.len(),
+    };
+    (p, out)
+}
+
+/// Independent oracle for UTF-8 -> Latin-1 from `std`.
+fn oracle_latin1(src: &[u8], policy: Latin1Policy, more: bool) -> (Progress, Vec<u8>) {
+    if let Latin1Policy::Replace(b) = policy {
+        // With more input, a sequence cut by the end (std: an error with no
+        // length) is left for the next chunk.
+        let tail = match src.utf8_chunks().last().map(|c| c.invalid()) {
+            Some(bad) if more && !bad.is_empty() => match std::str::from_utf8(bad) {
+                Err(e) if e.error_len().is_none() => bad.len(),
+                _ => 0,
+            },
+            _ => 0,
+        };
+        let end = src.len() - tail;
+        let out: Vec<u8> = String::from_utf8_lossy(&src[..end])
+            .chars()
+            .map(|c| u8::try_from(c as u32).unwrap_or(b))
+            .collect();
+        let status = if tail > 0 {
+            Status::Incomplete { len: tail as u8 }
+        } else {
+            Status::Done
+        };
+        let p = Progress {
+            status,
+            read: end,
+            written: out.len(),
+        };
+        return (p, out);
+    }
+    let v = u8x::validate_chunk(src, more);
+    let valid = std::str::from_utf8(&src[..v.read]).expect("validate_chunk's prefix is valid");
+    let mut out = Vec::new();
+    for (i, c) in valid.char_indices() {
+        match u8::try_from(c as u32) {
+            Ok(b) => out.push(b),
+            Err(_) => match policy {
+                Latin1Policy::Replace(b) => out.push(b),
+                Latin1Policy::Strict => {
+                    let e = Utf8Error {
+                        valid_up_to: i,
+                        kind: ErrorKind::NotRepresentable,
+                        len: c.len_utf8() as u8,
+                    };
+                    let p = Progress {
+                        status: Status::IllFormed(e),
+                        read: i,
+                        written: out.len(),
+                    };
+                    return (p, out);
+                }
+            },
+        }
+    }
+    let p = Progress {
+        written: out.len(),
+        ..v
+    };
+    (p, out)
+}
+
+fn decode_latin1(e: &Engine, src: &[u8], policy: Latin1Policy, more: bool) -> (Progress, Vec<u8>) {
+    let mut dst = vec![0u8; src.len()];
+    let p = e.decode_latin1(src, &mut dst, policy, more);
+    dst.truncate(p.written);
+    (p, dst)
+}
+
+/// Random UTF-16: mostly paired text, with lone surrogates (escape range
+/// over-represented) mixed in when `bad`.
+fn random_utf16(rng: &mut Rng, max_len: usize, bad: bool) -> Vec<u16> {
+    let n = rng.below(max_len + 1);
+    let mut v = Vec::with_capacity(n + 1);
+    while v.len() < n {
+        if bad && rng.chance(1, 12) {
+            v.push(match rng.below(4) {
+                0 => rng.range(0xD800, 0xDBFF) as u16,
+                1 => rng.range(0xDC00, 0xDFFF) as u16,
+                _ => rng.range(0xDC80, 0xDCFF) as u16,
+            });
+        } else if rng.chance(1, 3) {
+            v.push(rng.range(0x20, 0x7E) as u16);
+        } else {
+            let mut b = [0u16; 2];
+            v.extend_from_slice(random_scalar(rng).encode_utf16(&mut b));
+        }
+    }
+    v
+}
+
+// ---------------------------------------------------------------------------
+// Exhaustive over characters and short UTF-16
+// ---------------------------------------------------------------------------
+
+#[test]
+fn every_scalar_through_utf16_both_ways_on_every_tier() {
+    let all: String = (0..=0x10FFFFu32).filter_map(char::from_u32).collect();
+    let want16: Vec<u16> = all.encode_utf16().collect();
+    for e in all_tiers() {
+        for order in ORDERS {
+            let (p, got) = decode16(&e, all.as_bytes(), Policy::Strict, order, false);
+            assert_eq!(p.status, Status::Done, "{:?}", e.tier());
+            assert!(
+                got == to_order(&want16, order),
+                "decode {:?} {order:?}",
+                e.tier()
+            );
+            let (p, back) = encode16(&e, &got, EncodePolicy::Strict, order, false);
+            assert_eq!(
+                (p.status, p.read),
+                (Status::Done, got.len()),
+                "{:?}",
+                e.tier()
+            );
+            assert!(back == all.as_bytes(), "encode {:?} {order:?}", e.tier());
+            assert_eq!(e.utf16_len_valid(all.as_bytes()), want16.len());
+            assert_eq!(e.utf8_len_valid_utf16(&got, order), all.len());
+        }
+    }
+    // One character a call, on the best tier (short-call paths).
+    let mut dst = [0u16; 2];
+    let mut bytes = [0u8; 4];
+    for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+        let mut b = [0u8; 4];
+        let s = c.encode_utf8(&mut b);
+        let p = u8x::decode_utf16(
+            s.as_bytes(),
+            &mut dst,
+            Policy::Strict,
+            ByteOrder::Native,
+            false,
+        );
+        let mut want = [0u16; 2];
+        let want = c.encode_utf16(&mut want);
+        assert_eq!(
+            (p.status, &dst[..p.written]),
+            (Status::Done, &*want),
+            "{c:?}"
+        );
+        let p = u8x::encode_utf16(
+            want,
+            &mut bytes,
+            EncodePolicy::Strict,
+            ByteOrder::Native,
+            false,
+        );
+        assert_eq!(&bytes[..p.written], s.as_bytes(), "{c:?}");
+    }
+}
+
+/// Every UTF-16 input of one unit, and every two-unit input in which either
+/// unit is a surrogate, against `char::decode_utf16` (strict, pairing,
+/// escape) and `String::from_utf16_lossy` (replace), with and without more
+/// input; plus a random sample of the other pairs.
+#[test]
+fn every_one_unit_and_surrogate_pair_input() {
+    let engine = Engine::best();
+    let check = |src: &[u16], out: &mut [u8; 8]| {
+        for policy in [
+            EncodePolicy::Strict,
+            EncodePolicy::Replace('\u{FFFD}'),
+            EncodePolicy::Escape,
+        ] {
+            for more in [false, true] {
+                let (want, bytes) = oracle_encode16(src, policy, more);
+                let got = engine.encode_utf16(src, out, policy, ByteOrder::Native, more);
+                assert_eq!(got, want, "{src:04X?} {policy:?} more={more}");
+                assert_eq!(&out[..got.written], &bytes[..], "{src:04X?} {policy:?}");
+                if policy == EncodePolicy::Replace('\u{FFFD}') && !more {
+                    assert_eq!(
+                        &out[..got.written],
+                        String::from_utf16_lossy(src).as_bytes()
+                    );
+                }
+            }
+        }
+        let v = engine.validate_utf16(src, ByteOrder::Native, false);
+        let first_bad = char::decode_utf16(src.iter().copied())
+            .scan(0, |at, r| {
+                let here = *at;
+                *at += r.as_ref().map_or(1, |c| c.len_utf16());
+                Some((here, r.is_err()))
+            })
+            .find(|&(_, bad)| bad)
+            .map(|(at, _)| at);
+        assert_eq!(v.status == Status::Done, first_bad.is_none(), "{src:04X?}");
+        assert_eq!(v.read, first_bad.unwrap_or(src.len()), "{src:04X?}");
+    };
+    let mut out = [0u8; 8];
+    let mut checked = 0u64;
+    for a in 0..=0xFFFFu16 {
+        check(&[a], &mut out);
+        checked += 1;
+    }
+    let surrogates = 0xD800..=0xDFFFu16;
+    for s in surrogates {
+        for other in 0..=0xFFFFu16 {
+            check(&[s, other], &mut out);
+            check(&[other, s], &mut out);
+            checked += 2;
+        }
+    }
+    let mut rng = Rng::new(16);
+    for _ in 0..1_000_000 {
+        let pair = [rng.next_u32() as u16, rng.next_u32() as u16];
+        check(&pair, &mut out);
+        checked += 1;
+    }
+    eprintln!("UTF-16 inputs of 1 and 2 units: {checked}");
+}
+
+/// Every input of up to 3 bytes, and every 4-byte input led by F0..F4,
+/// decoded to UTF-16 under every policy: the UCS-4 decoding converted, and
+/// `from_utf8_lossy(..).encode_utf16()` for replace; and to Latin-1 against
+/// `std`.
+#[test]
+fn every_short_input_to_utf16_and_latin1() {
+    fn check(s: &[u8], dst: &mut [u16; 8], l1: &mut [u8; 8]) {
+        for policy in POLICIES {
+            for more in [false, true] {
+                let (want, units) = via_ucs4(s, policy, more);
+                let got = u8x::decode_utf16(s, dst, policy, ByteOrder::Native, more);
+                assert_eq!(got, want, "{s:02X?} {policy:?} more={more}");
+                assert_eq!(&dst[..got.written], &units[..], "{s:02X?} {policy:?}");
+                assert_eq!(u8x::decode_utf16_len(s, policy, more), want, "{s:02X?}");
+            }
+        }
+        let lossy: Vec<u16> = String::from_utf8_lossy(s).encode_utf16().collect();
+        let got = u8x::decode_utf16(s, dst, REPLACE, ByteOrder::Native, false);
+        assert_eq!(&dst[..got.written], &lossy[..], "{s:02X?}");
+        for policy in LATIN1_POLICIES {
+            for more in [false, true] {
+                let (want, bytes) = oracle_latin1(s, policy, more);
+                let got = u8x::decode_latin1(s, l1, policy, more);
+                assert_eq!(got, want, "latin1 {s:02X?} {policy:?} more={more}");
+                assert_eq!(&l1[..got.written], &bytes[..]);
+                assert_eq!(u8x::decode_latin1_len(s, policy, more), want, "{s:02X?}");
+            }
+        }
+    }
+    fn check_lite(s: &[u8], dst: &mut [u16; 8], l1: &mut [u8; 8]) {
+        let lossy: Vec<u16> = String::from_utf8_lossy(s).encode_utf16().collect();
+        let got = u8x::decode_utf16(s, dst, REPLACE, ByteOrder::Native, false);
+        assert_eq!(&dst[..got.written], &lossy[..], "{s:02X?}");
+        let (want, units) = via_ucs4(s, Policy::Escape, false);
+        let got = u8x::decode_utf16(s, dst, Policy::Escape, ByteOrder::Native, false);
+        assert_eq!((got, &dst[..got.written]), (want, &units[..]), "{s:02X?}");
+        let (want, bytes) = oracle_latin1(s, Latin1Policy::Strict, false);
+        let got = u8x::decode_latin1(s, l1, Latin1Policy::Strict, false);
+        assert_eq!((got, &l1[..got.written]), (want, &bytes[..]), "{s:02X?}");
+    }
+    let (mut d, mut l) = ([0u16; 8], [0u8; 8]);
+    check(&[], &mut d, &mut l);
+    let items: Vec<u32> = (0..256).collect();
+    let per_thread = |chunk: &[u32]| {
+        let (mut d, mut l) = ([0u16; 8], [0u8; 8]);
+        for &a in chunk {
+            let a = a as u8;
+            check(&[a], &mut d, &mut l);
+            for b in 0..=255u8 {
+                check(&[a, b], &mut d, &mut l);
+                for c in 0..=255u8 {
+                    check_lite(&[a, b, c], &mut d, &mut l);
+                }
+            }
+        }
+    };
+    std::thread::scope(|scope| {
+        for chunk in items.chunks(128) {
+            scope.spawn(move || per_thread(chunk));
+        }
+    });
+    let leads: Vec<u32> = (0..5 * 256).collect();
+    std::thread::scope(|scope| {
+        for chunk in leads.chunks(640) {
+            scope.spawn(move || {
+                let (mut d, mut l) = ([0u16; 8], [0u8; 8]);
+                for &i in chunk {
+                    let (lead, b1) = (0xF0 + (i / 256) as u8, (i % 256) as u8);
+                    for b2 in 0..=255u8 {
+                        for b3 in 0..=255u8 {
+                            check_lite(&[lead, b1, b2, b3], &mut d, &mut l);
+                        }
+                    }
+                }
+            });
+        }
+    });
+}
+
+// ---------------------------------------------------------------------------
+// Differential: std, encoding_rs, simdutf 9.1, escape round trip
+// ---------------------------------------------------------------------------
+
+#[test]
+fn decode_utf16_matches_std_encoding_rs_and_simdutf() {
+    let mut rng = Rng::new(0x16);
+    for round in 0..3000 {
+        let src = if round % 2 == 0 {
+            mixed_input(&mut rng, 400)
+        } else {
+            long_input(&mut rng, 3000)
+        };
+        let lossy: Vec<u16> = String::from_utf8_lossy(&src).encode_utf16().collect();
+        let (rs, _) = encoding_rs::UTF_8.decode_without_bom_handling(&src);
+        let rs: Vec<u16> = rs.encode_utf16().collect();
+        assert_eq!(lossy, rs, "the oracles agree");
+        let (p, got) = decode16(&Engine::best(), &src, REPLACE, ByteOrder::Native, false);
+        assert_eq!(p.status, Status::Done);
+        assert!(got == lossy, "replace {}", common::hex(&src));
+        for order in [ByteOrder::Little, ByteOrder::Big] {
+            let (_, got) = decode16(&Engine::best(), &src, REPLACE, order, false);
+            let raw: Vec<u8> = got.iter().flat_map(|u| u.to_ne_bytes()).collect();
+            let enc = if order == ByteOrder::Big {
+                encoding_rs::UTF_16BE
+            } else {
+                encoding_rs::UTF_16LE
+            };
+            let (back, had_errors) = enc.decode_without_bom_handling(&raw);
+            assert!(!had_errors);
+            assert_eq!(back, String::from_utf8_lossy(&src), "{order:?}");
+        }
+        let strict = u8x::decode_utf16_len(&src, Policy::Strict, false);
+        match std::str::from_utf8(&src) {
+            Ok(s) => {
+                assert_eq!(strict.status, Status::Done);
+                assert_eq!(strict.written, s.encode_utf16().count());
+                if simdutf9_peer::AVAILABLE {
+                    let mut d = vec![0u16; src.len()];
+                    let n = simdutf9_peer::convert_utf8_to_utf16le(&src, &mut d);
+                    assert_eq!(&d[..n], &lossy[..], "simdutf 9.1");
+                    assert_eq!(
+                        simdutf9_peer::utf16_length_from_utf8(&src),
+                        u8x::utf16_len_valid(&src)
+                    );
+                }
+                let c = u8x::classify(&src, false);
+                assert_eq!(c.code_points, s.chars().count());
+                assert_eq!(c.utf16_units, lossy.len());
+            }
+            Err(e) => {
+                assert_eq!(strict.read, e.valid_up_to());
+                assert!(matches!(strict.status, Status::IllFormed(_)));
+            }
+        }
+    }
+}
+
+#[test]
+fn encode_utf16_matches_std_encoding_rs_and_simdutf() {
+    let mut rng = Rng::new(0x61);
+    for round in 0..4000 {
+        let src = random_utf16(
+            &mut rng,
+            if round % 4 == 0 { 2000 } else { 200 },
+            round % 3 != 0,
+        );
+        for policy in ENCODE_POLICIES {
+            let want = oracle_encode16(&src, policy, false);
+            for order in ORDERS {
+                let got = encode16(
+                    &Engine::best(),
+                    &to_order(&src, order),
+                    policy,
+                    order,
+                    false,
+                );
+                assert_eq!(got, want, "{src:04X?} {policy:?} {order:?}");
+            }
+            let measured = u8x::encode_utf16_len(&src, policy, ByteOrder::Native, false);
+            assert_eq!(measured, want.0);
+        }
+        let lossy = String::from_utf16_lossy(&src);
+        let raw: Vec<u8> = src.iter().flat_map(|u| u.to_le_bytes()).collect();
+        let (rs, _) = encoding_rs::UTF_16LE.decode_without_bom_handling(&raw);
+        assert_eq!(rs, lossy);
+        let le: Vec<u16> = src.iter().map(|u| u.to_le()).collect();
+        let (_, got) = encode16(
+            &Engine::best(),
+            &le,
+            EncodePolicy::Replace('\u{FFFD}'),
+            ByteOrder::Little,
+            false,
+        );
+        assert!(got == lossy.as_bytes());
+        let valid = String::from_utf16(&src).is_ok();
+        assert_eq!(
+            u8x::validate_utf16(&src, ByteOrder::Native, false).status == Status::Done,
+            valid
+        );
+        if valid {
+            assert_eq!(
+                u8x::utf8_len_valid_utf16(&src, ByteOrder::Native),
+                lossy.len()
+            );
+            if simdutf9_peer::AVAILABLE {
+                assert!(simdutf9_peer::validate_utf16le(&le));
+                let mut d = vec![0u8; src.len() * 3];
+                let n = simdutf9_peer::convert_utf16le_to_utf8(&le, &mut d);
+                assert_eq!(&d[..n], lossy.as_bytes(), "simdutf 9.1");
+            }
+        }
+    }
+}
+
+/// Any bytes survive UTF-8 -> UTF-16 -> UTF-8 under the escape policy (Python's
+/// surrogateescape through a UTF-16 string), on every tier.
+#[test]
+fn escape_round_trips_any_bytes_through_utf16() {
+    let mut rng = Rng::new(0xE5C);
+    for e in all_tiers() {
+        for round in 0..2000 {
+            let src = if round % 2 == 0 {
+                mixed_input(&mut rng, 300)
+            } else {
+                long_input(&mut rng, 2000)
+            };
+            for order in ORDERS {
+                let (p, units) = decode16(&e, &src, Policy::Escape, order, false);
+                assert_eq!(p.status, Status::Done);
+                let (p, back) = encode16(&e, &units, EncodePolicy::Escape, order, false);
+                assert_eq!(p.status, Status::Done, "{}", common::hex(&src));
+                assert!(back == src, "{:?} {}", e.tier(), common::hex(&src));
+            }
+        }
+    }
+}
+
+#[test]
+fn latin1_matches_std_and_simdutf() {
+    let mut rng = Rng::new(0x11);
+    for round in 0..3000 {
+        // Latin-1 -> UTF-8 is total: every byte is its own character.
+        let bytes: Vec<u8> = (0..rng.below(if round % 5 == 0 { 3000 } else { 200 }))
+            .map(|_| {
+                if rng.chance(1, 2) {
+                    rng.byte()
+                } else {
+                    rng.range(0x20, 0x7E) as u8
+                }
+            })
+            .collect();
+        let want: String = bytes.iter().map(|&b| char::from(b)).collect();
+        let mut out = vec![0u8; bytes.len() * 2];
+        let p = u8x::encode_latin1(&bytes, &mut out);
+        assert_eq!(
+            p,
+            Progress {
+                status: Status::Done,
+                read: bytes.len(),
+                written: want.len()
+            }
+        );
+        assert!(&out[..p.written] == want.as_bytes());
+        assert_eq!(u8x::encode_latin1_len(&bytes), want.len());
+        // And back.
+        let (p, back) = decode_latin1(
+            &Engine::best(),
+            want.as_bytes(),
+            Latin1Policy::Strict,
+            false,
+        );
+        assert_eq!(p.status, Status::Done);
+        assert!(back == bytes);
+        if simdutf9_peer::AVAILABLE {
+            let mut d = vec![0u8; bytes.len() * 2];
+            let n = simdutf9_peer::convert_latin1_to_utf8(&bytes, &mut d);
+            assert_eq!(&d[..n], want.as_bytes(), "simdutf 9.1");
+        }
+        // Arbitrary UTF-8 to Latin-1.
+        let src = if round % 2 == 0 {
+            mixed_input(&mut rng, 300)
+        } else {
+            long_input(&mut rng, 2000)
+        };
+        for policy in LATIN1_POLICIES {
+            for more in [false, true] {
+                let want = oracle_latin1(&src, policy, more);
+                assert_eq!(
+                    decode_latin1(&Engine::best(), &src, policy, more),
+                    want,
+                    "{policy:?} {}",
+                    common::hex(&src)
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn classify_matches_std() {
+    let mut rng = Rng::new(0xC1A55);
+    let cases: [&[u8]; 6] = [
+        b"",
+        b"plain",
+        "caf\u{e9}".as_bytes(),
+        "\u{100}".as_bytes(),
+        "\u{ffff}".as_bytes(),
+        "\u{10000}".as_bytes(),
+    ];
+    let widths = [
+        Width::Ascii,
+        Width::Ascii,
+        Width::Latin1,
+        Width::Bmp,
+        Width::Bmp,
+        Width::Supplementary,
+    ];
+    for (s, w) in cases.iter().zip(widths) {
+        assert_eq!(u8x::classify(s, false).width, w, "{s:02X?}");
+    }
+    for e in all_tiers() {
+        for round in 0..3000 {
+            let src = if round % 2 == 0 {
+                mixed_input(&mut rng, 300)
+            } else {
+                long_input(&mut rng, 3000)
+            };
+            for more in [false, true] {
+                let c = e.classify(&src, more);
+                assert_eq!(c.progress, u8x::validate_chunk(&src, more));
+                let valid = std::str::from_utf8(&src[..c.progress.read]).expect("a valid prefix");
+                let max = valid.chars().max().map_or(0, |c| c as u32);
+                let width = match max {
+                    0..=0x7F => Width::Ascii,
+                    0x80..=0xFF => Width::Latin1,
+                    0x100..=0xFFFF => Width::Bmp,
+                    _ => Width::Supplementary,
+                };
+                assert_eq!(c.width, width, "{:?} {}", e.tier(), common::hex(&src));
+                assert_eq!(c.code_points, valid.chars().count());
+                assert_eq!(c.utf16_units, valid.encode_utf16().count());
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Every tier against the scalar reference
+// ---------------------------------------------------------------------------
+
+/// Every length 0..=300 at every alignment (offsets 0..16 into a buffer),
+/// all policies and orders, several capacities: identical progress and
+/// output, and nothing written past `written`.
+#[test]
+fn tiers_match_reference_at_every_length_and_alignment() {
+    let reference = scalar();
+    let mut rng = Rng::new(0x7135);
+    let tiers = fast_tiers();
+    for len in 0..=300usize {
+        let mut text = Vec::new();
+        while text.len() < len + 16 {
+            text.extend_from_slice(&mixed_input(&mut rng, 64));
+        }
+        let units = random_utf16(&mut rng, len + 16, len % 2 == 1);
+        for offset in 0..16 {
+            let src = &text[offset..offset + len.min(text.len() - offset)];
+            let u16src = &units[offset.min(units.len())..];
+            for e in &tiers {
+                let what = format!("{:?} len={len} offset={offset}", e.tier());
+                compare_forms(&reference, e, src, u16src, &what, offset % 4 == 0);
+            }
+        }
+    }
+}
+
+fn compare_forms(r: &Engine, e: &Engine, src: &[u8], u16src: &[u16], what: &str, all_caps: bool) {
+    let caps = |n: usize| -> Vec<usize> {
+        if all_caps {
+            vec![n, n / 2, n / 3 + 1, 1, 0]
+        } else {
+            vec![n]
+        }
+    };
+    for more in [false, true] {
+        for policy in POLICIES {
+            for cap in caps(src.len() + 2) {
+                for order in [ByteOrder::Native, ByteOrder::Big] {
+                    let mut a = vec![0xAAAAu16; cap];
+                    let mut b = vec![0xAAAAu16; cap];
+                    let pa = e.decode_utf16(src, &mut a, policy, order, more);
+                    let pb = r.decode_utf16(src, &mut b, policy, order, more);
+                    assert_eq!(
+                        pa, pb,
+                        "decode_utf16 {what} {policy:?} {order:?} more={more} cap={cap}"
+                    );
+                    assert!(a == b, "decode_utf16 output {what} {policy:?} cap={cap}");
+                }
+            }
+            assert_eq!(
+                e.decode_utf16_len(src, policy, more),
+                r.decode_utf16_len(src, policy, more),
+                "{what}"
+            );
+        }
+        for policy in LATIN1_POLICIES {
+            for cap in caps(src.len()) {
+                let mut a = vec![0xAAu8; cap];
+                let mut b = vec![0xAAu8; cap];
+                let pa = e.decode_latin1(src, &mut a, policy, more);
+                let pb = r.decode_latin1(src, &mut b, policy, more);
+                assert_eq!(
+                    pa, pb,
+                    "decode_latin1 {what} {policy:?} more={more} cap={cap}"
+                );
+                assert!(a == b, "decode_latin1 output {what}");
+            }
+            assert_eq!(
+                e.decode_latin1_len(src, policy, more),
+                r.decode_latin1_len(src, policy, more),
+                "{what}"
+            );
+        }
+        for policy in ENCODE_POLICIES {
+            for cap in caps(u16src.len() * 3 + 1) {
+                for order in [ByteOrder::Native, ByteOrder::Big] {
+                    let mut a = vec![0xAAu8; cap];
+                    let mut b = vec![0xAAu8; cap];
+                    let pa = e.encode_utf16(u16src, &mut a, policy, order, more);
+                    let pb = r.encode_utf16(u16src, &mut b, policy, order, more);
+                    assert_eq!(
+                        pa, pb,
+                        "encode_utf16 {what} {policy:?} {order:?} more={more} cap={cap}"
+                    );
+                    assert!(a == b, "encode_utf16 output {what}");
+                }
+            }
+            assert_eq!(
+                e.encode_utf16_len(u16src, policy, ByteOrder::Native, more),
+                r.encode_utf16_len(u16src, policy, ByteOrder::Native, more),
+                "{what}"
+            );
+        }
+        for order in ORDERS {
+            assert_eq!(
+                e.validate_utf16(u16src, order, more),
+                r.validate_utf16(u16src, order, more),
+                "{what}"
+            );
+        }
+        assert_eq!(
+            e.classify(src, more),
+            r.classify(src, more),
+            "classify {what}"
+        );
+    }
+    for cap in caps(src.len() * 2) {
+        let mut a = vec![0xAAu8; cap];
+        let mut b = vec![0xAAu8; cap];
+        assert_eq!(
+            e.encode_latin1(src, &mut a),
+            r.encode_latin1(src, &mut b),
+            "encode_latin1 {what}"
+        );
+        assert!(a == b);
+    }
+    assert_eq!(e.utf16_len_valid(src), r.utf16_len_valid(src));
+    for order in ORDERS {
+        assert_eq!(
+            e.utf8_len_valid_utf16(u16src, order),
+            r.utf8_len_valid_utf16(u16src, order)
+        );
+    }
+}
+
+/// Longer inputs (chunk-buffer edges: 1024 code points) on every tier.
+#[test]
+fn tiers_match_reference_on_long_inputs() {
+    let reference = scalar();
+    let mut rng = Rng::new(0x1024);
+    for round in 0..150 {
+        let src = long_input(&mut rng, 9000);
+        let units = random_utf16(&mut rng, 5000, round % 2 == 0);
+        for e in fast_tiers() {
+            compare_forms(
+                &reference,
+                &e,
+                &src,
+                &units,
+                &format!("{:?} round {round}", e.tier()),
+                round % 10 == 0,
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Streaming and resumption
+// ---------------------------------------------------------------------------
+
+/// Chunked input with `more_input`, split at every point, gives the one-shot
+/// output; resuming after `OutputFull` at every capacity does too.
+#[test]
+fn chunked_and_resumed_output_equals_one_shot() {
+    let mut rng = Rng::new(0x5EED);
+    for e in all_tiers() {
+        for _ in 0..120 {
+            let src = mixed_input(&mut rng, 120);
+            for policy in POLICIES {
+                let (whole, want) = decode16(&e, &src, policy, ByteOrder::Native, false);
+                if policy == Policy::Strict && whole.status != Status::Done {
+                    continue;
+                }
+                for split in 0..=src.len() {
+                    let mut out = vec![0u16; src.len() * 2];
+                    let p =
+                        e.decode_utf16(&src[..split], &mut out, policy, ByteOrder::Native, true);
+                    let kept = split - p.read;
+                    let mut tail = src[p.read..].to_vec();
+                    let q = e.decode_utf16(
+                        &tail,
+                        &mut out[p.written..],
+                        policy,
+                        ByteOrder::Native,
+                        false,
+                    );
+                    assert!(kept <= 3);
+                    assert_eq!(q.status, Status::Done);
+                    tail.clear();
+                    assert!(
+                        out[..p.written + q.written] == want[..],
+                        "{:?} split {split} {policy:?}",
+                        e.tier()
+                    );
+                }
+                // Two units always make progress (a pair needs both).
+                for cap in 2..=want.len() + 1 {
+                    let mut out = Vec::new();
+                    let mut read = 0;
+                    let mut buf = vec![0u16; cap];
+                    loop {
+                        let p = e.decode_utf16(
+                            &src[read..],
+                            &mut buf,
+                            policy,
+                            ByteOrder::Native,
+                            false,
+                        );
+                        out.extend_from_slice(&buf[..p.written]);
+                        read += p.read;
+                        if p.status != Status::OutputFull {
+                            assert_eq!(p.status, whole.status);
+                            break;
+                        }
+                        assert!(p.written > 0, "progress");
+                    }
+                    assert!(out == want, "{:?} cap {cap} {policy:?}", e.tier());
+                }
+            }
+            let units = random_utf16(&mut rng, 60, true);
+            for policy in [EncodePolicy::Replace('\u{FFFD}'), EncodePolicy::Escape] {
+                let (whole, want) = encode16(&e, &units, policy, ByteOrder::Native, false);
+                for split in 0..=units.len() {
+                    let mut out = vec![0u8; units.len() * 4];
+                    let p =
+                        e.encode_utf16(&units[..split], &mut out, policy, ByteOrder::Native, true);
+                    if matches!(p.status, Status::IllFormed(_)) {
+                        assert_eq!(whole.status, p.status);
+                        break;
+                    }
+                    assert!(split - p.read <= 1);
+                    let q = e.encode_utf16(
+                        &units[p.read..],
+                        &mut out[p.written..],
+                        policy,
+                        ByteOrder::Native,
+                        false,
+                    );
+                    assert_eq!(p.written + q.written, want.len());
+                    assert!(
+                        out[..want.len()] == want[..],
+                        "{:?} split {split}",
+                        e.tier()
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A surrogate pair is never split by a full buffer: with room for one unit
+/// before a supplementary character, the call stops before it.
+#[test]
+fn a_full_buffer_never_splits_a_pair() {
+    for e in all_tiers() {
+        let src = "a\u{1F600}b".as_bytes();
+        let mut dst = [0u16; 2];
+        let p = e.decode_utf16(src, &mut dst, Policy::Strict, ByteOrder::Native, false);
+        assert_eq!(
+            p,
+            Progress {
+                status: Status::OutputFull,
+                read: 1,
+                written: 1
+            },
+            "{:?}",
+            e.tier()
+        );
+        let long: String = "x".repeat(1500) + "\u{1F600}";
+        let mut dst = vec![0u16; 1501];
+        let p = e.decode_utf16(
+            long.as_bytes(),
+            &mut dst,
+            Policy::Strict,
+            ByteOrder::Native,
+            false,
+        );
+        assert_eq!(
+            p,
+            Progress {
+                status: Status::OutputFull,
+                read: 1500,
+                written: 1500
+            },
+            "{:?}",
+            e.tier()
+        );
+        // The not-representable error is found at its offset past a chunk.
+        let long: String = "\u{e9}".repeat(1500) + "\u{100}";
+        let mut dst = vec![0u8; 2000];
+        let p = e.decode_latin1(long.as_bytes(), &mut dst, Latin1Policy::Strict, false);
+        let err = Utf8Error {
+            valid_up_to: 3000,
+            kind: ErrorKind::NotRepresentable,
+            len: 2,
+        };
+        assert_eq!(
+            p,
+            Progress {
+                status: Status::IllFormed(err),
+                read: 3000,
+                written: 1500
+            },
+            "{:?}",
+            e.tier()
+        );
+    }
+}
