@@ -5,7 +5,7 @@ use std::ffi::{CStr, OsString};
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use u8x::{EncodePolicy, ErrorKind, Policy};
+use u8x::{EncodePolicy, ErrorKind, Latin1Policy, Policy};
 
 mod args;
 mod check;
@@ -14,7 +14,7 @@ mod output;
 mod stream;
 
 use args::{Arg, Opt};
-use convert::{Decoded, Encoded, FixPolicy};
+use convert::{DecodeTo, Decoded, EncodeFrom, Encoded, FixPolicy, Form};
 use output::{same_file, Sink};
 use stream::{describe_io, Source};
 
@@ -63,10 +63,12 @@ const USAGE: &str = "\
 Usage:
   u8x check [-a|--all] [-q|--quiet] [FILE...]
   u8x fix [--policy replace|escape|latin1|cp1252] [-q] [-o OUT] [FILE]
-  u8x decode [--policy strict|replace|escape|latin1|cp1252] [-o OUT] [FILE]
-  u8x encode [--policy strict|replace|escape] [-o OUT] [FILE]
+  u8x decode [--to FORM] [--policy strict|replace|escape|latin1|cp1252]
+             [-o OUT] [FILE]
+  u8x encode [--from FORM] [--policy strict|replace|escape] [-o OUT] [FILE]
   u8x help [COMMAND]
   u8x --version
+FORM is utf-32le (the default), utf-16le, utf-16be or latin1.
 Exit status: 0 success, valid input; 1 invalid input (check: a file is not
 UTF-8; fix: input repaired, output written; decode, encode: stopped early,
 OUT unchanged); 2 usage or I/O error.
@@ -79,8 +81,8 @@ inputs of any size in constant memory.
 Commands:
   check   report where files are not UTF-8 (like isutf8)
   fix     repair ill-formed UTF-8 into valid UTF-8
-  decode  UTF-8 to UTF-32LE
-  encode  UTF-32LE to UTF-8
+  decode  UTF-8 to UTF-32LE, UTF-16LE, UTF-16BE or Latin-1
+  encode  UTF-32LE, UTF-16LE, UTF-16BE or Latin-1 to UTF-8
 
 A FILE of '-', or no FILE, is standard input. Output goes to standard output
 unless '-o OUT' is given. A regular file OUT is replaced only once the whole
@@ -151,11 +153,19 @@ I/O error (a file OUT is then left unchanged). To fail only on errors:
 ";
 
 const DECODE_HELP: &str = "\
-Usage: u8x decode [--policy strict|replace|escape|latin1|cp1252] [-o OUT] [FILE]
+Usage: u8x decode [--to FORM] [--policy strict|replace|escape|latin1|cp1252]
+                  [-o OUT] [FILE]
 
-Decodes UTF-8 from FILE ('-' or none: standard input) to UTF-32LE (4 bytes,
-little-endian, per code point) on OUT (default: standard output). A byte
-order mark is decoded like any other character; none is added.
+Decodes UTF-8 from FILE ('-' or none: standard input) to FORM on OUT
+(default: standard output):
+  utf-32le  4 bytes, little-endian, per code point (the default)
+  utf-16le  2 bytes, little-endian, per UTF-16 code unit: a character above
+            U+FFFF becomes a surrogate pair (4 bytes)
+  utf-16be  the same, big-endian
+  latin1    ISO-8859-1, 1 byte per character; characters above U+00FF do
+            not fit (see below)
+A byte order mark is decoded like any other character; none is added.
+Memory use is constant: the input is read and written 64 KiB at a time.
 
 Policies for ill-formed sequences:
   strict   stop at the first one (the default): prints
@@ -165,40 +175,63 @@ Policies for ill-formed sequences:
   replace  one U+FFFD per maximal subpart
   escape   each bad byte b as U+DC00+b (U+DC80..U+DCFF, UTF-8B / Python
            surrogateescape); 'encode --policy escape' restores the exact bytes
+           (in UTF-16 these are lone surrogates, so not well-formed UTF-16)
   latin1   each bad byte as ISO-8859-1
   cp1252   each bad byte as windows-1252 (WHATWG mapping)
 
+With --to latin1, only strict and replace are accepted; they apply to
+characters above U+00FF as to ill-formed sequences. strict stops at the first
+one; for a character it prints
+  'u8x: FILE: byte offset N: character not representable in the output form
+  (U+20AC is not in Latin-1)'
+replace writes one '?' (3F) for each (as Python's
+bytes.decode('utf-8', 'replace').encode('latin-1', 'replace')).
+
 Options:
+  --to FORM        the output form (see above)
   --policy P       see above
   -o, --output OUT write to OUT instead of standard output
   -h, --help       show this help
 
-Exit status: 0 on success, 1 if strict decoding met an ill-formed sequence,
-2 on a usage or I/O error.
+Exit status: 0 on success, 1 if strict decoding met an ill-formed sequence
+or a character not in Latin-1, 2 on a usage or I/O error.
 ";
 
 const ENCODE_HELP: &str = "\
-Usage: u8x encode [--policy strict|replace|escape] [-o OUT] [FILE]
+Usage: u8x encode [--from FORM] [--policy strict|replace|escape] [-o OUT] [FILE]
 
-Encodes UTF-32LE (4 bytes, little-endian, per code point) from FILE ('-' or
-none: standard input) to UTF-8 on OUT (default: standard output). A byte
-order mark is encoded like any other character.
+Encodes FORM from FILE ('-' or none: standard input) to UTF-8 on OUT
+(default: standard output):
+  utf-32le  4 bytes, little-endian, per code point (the default)
+  utf-16le  2 bytes, little-endian, per UTF-16 code unit; a surrogate pair
+            (high D800..DBFF, then low DC00..DFFF) is one character
+  utf-16be  the same, big-endian
+  latin1    ISO-8859-1, 1 byte per character: every input is valid, and the
+            policy has nothing to act on
+A byte order mark is encoded like any other character. Memory use is
+constant: the input is read 64 KiB at a time, a pair or unit cut by the end
+of a read being completed by the next.
 
-Policies for units that are not Unicode scalar values (surrogates
-D800..DFFF, values above 10FFFF):
+Policies for units that are not Unicode scalar values (in UTF-32LE,
+surrogates D800..DFFF and values above 10FFFF; in UTF-16, a surrogate
+without its other half):
   strict   stop at the first one (the default): prints
            'u8x: FILE: unit K (byte offset N): DESCRIPTION (value 0xXXXXXXXX)'
-           and exits with 1. The UTF-8 before it has been written to standard
-           output, but a file OUT is left unchanged
-  replace  write U+FFFD instead
+           and exits with 1 (from UTF-16, K counts 2-byte units, N is 2K,
+           and the message ends 'unpaired surrogate (value 0xXXXX)'). The
+           UTF-8 before it has been written to standard output, but a file
+           OUT is left unchanged
+  replace  write U+FFFD instead (one per unit)
   escape   U+DC80..U+DCFF become the byte they escape (the inverse of
            'decode --policy escape'); any other invalid unit stops as strict
 
-An input whose length is not a multiple of 4 is not UTF-32: the complete
-units are encoded (to standard output; a file OUT is left unchanged), then u8x
-reports the length and exits with 1.
+An input whose length is not a multiple of the unit (4 bytes for UTF-32LE, 2
+for UTF-16) is not in that form: the complete units are encoded (to standard
+output; a file OUT is left unchanged), then u8x reports the length and exits
+with 1. A high surrogate just before the odd last byte is unpaired.
 
 Options:
+  --from FORM      the input form (see above)
   --policy P       see above
   -o, --output OUT write to OUT instead of standard output
   -h, --help       show this help
@@ -211,6 +244,16 @@ const HELP_OPT: Opt = Opt {
     short: Some('h'),
     long: "help",
     takes_value: false,
+};
+const TO_OPT: Opt = Opt {
+    short: None,
+    long: "to",
+    takes_value: true,
+};
+const FROM_OPT: Opt = Opt {
+    short: None,
+    long: "from",
+    takes_value: true,
 };
 const POLICY_OPT: Opt = Opt {
     short: None,
@@ -253,12 +296,12 @@ const COMMANDS: &[Command] = &[
     },
     Command {
         name: "decode",
-        opts: &[POLICY_OPT, OUTPUT_OPT, HELP_OPT],
+        opts: &[TO_OPT, POLICY_OPT, OUTPUT_OPT, HELP_OPT],
         help: DECODE_HELP,
     },
     Command {
         name: "encode",
-        opts: &[POLICY_OPT, OUTPUT_OPT, HELP_OPT],
+        opts: &[FROM_OPT, POLICY_OPT, OUTPUT_OPT, HELP_OPT],
         help: ENCODE_HELP,
     },
 ];
@@ -330,9 +373,9 @@ fn run(args: &[OsString]) -> u8 {
             Arg::Opt("all", _) => options.all = true,
             Arg::Opt("quiet", _) => options.quiet = true,
             Arg::Opt("output", value) => options.output = value,
-            Arg::Opt("policy", value) => {
-                options.policy = value.map(|v| v.to_string_lossy().into_owned())
-            }
+            Arg::Opt("policy", value) => options.policy = value.map(lossy),
+            Arg::Opt("to", value) => options.to = value.map(lossy),
+            Arg::Opt("from", value) => options.from = value.map(lossy),
             Arg::Opt(name, _) => unreachable!("option --{name} has no handler"),
         }
     }
@@ -349,6 +392,11 @@ fn run(args: &[OsString]) -> u8 {
     }
 }
 
+/// An option value as text (option values u8x knows are ASCII).
+fn lossy(value: OsString) -> String {
+    value.to_string_lossy().into_owned()
+}
+
 /// Options, as given; each command uses the ones it accepts.
 #[derive(Default)]
 struct Options {
@@ -357,18 +405,35 @@ struct Options {
     quiet: bool,
     output: Option<OsString>,
     policy: Option<String>,
+    /// decode's output form.
+    to: Option<String>,
+    /// encode's input form.
+    from: Option<String>,
 }
 
 /// What `fix`, `decode` or `encode` will do, once the policy is checked.
 enum Conversion {
     Fix(FixPolicy),
-    Decode(Policy),
-    Encode(EncodePolicy),
+    Decode(DecodeTo),
+    Encode(EncodeFrom),
 }
 
-fn conversion(name: &str, policy: Option<&str>) -> Result<Conversion, String> {
+/// The replacement byte of `decode --to latin1 --policy replace`.
+const LATIN1_REPLACEMENT: u8 = b'?';
+
+fn conversion(name: &str, options: &Options) -> Result<Conversion, String> {
+    let policy = options.policy.as_deref();
     let bad = |p: &str, allowed: &str| {
         format!("{name}: unknown policy '{p}' (expected one of: {allowed})")
+    };
+    let form = |option: &str, value: Option<&str>| {
+        let value = value.unwrap_or("utf-32le");
+        Form::parse(value).ok_or_else(|| {
+            format!(
+                "{name}: unknown form '{value}' for --{option} (expected one of: {})",
+                Form::NAMES
+            )
+        })
     };
     Ok(match name {
         "fix" => Conversion::Fix(match policy.unwrap_or("replace") {
@@ -378,20 +443,53 @@ fn conversion(name: &str, policy: Option<&str>) -> Result<Conversion, String> {
             "escape" => FixPolicy::Backslash,
             p => return Err(bad(p, "replace, escape, latin1, cp1252")),
         }),
-        "decode" => Conversion::Decode(match policy.unwrap_or("strict") {
-            "strict" => Policy::Strict,
-            "replace" => u8x::REPLACE,
-            "escape" => Policy::Escape,
-            "latin1" => Policy::Latin1,
-            "cp1252" => Policy::Cp1252,
-            p => return Err(bad(p, "strict, replace, escape, latin1, cp1252")),
-        }),
-        _ => Conversion::Encode(match policy.unwrap_or("strict") {
-            "strict" => EncodePolicy::Strict,
-            "replace" => EncodePolicy::Replace('\u{FFFD}'),
-            "escape" => EncodePolicy::Escape,
-            p => return Err(bad(p, "strict, replace, escape")),
-        }),
+        "decode" => {
+            let to = form("to", options.to.as_deref())?;
+            if to == Form::Latin1 {
+                // Latin-1 has no room for U+FFFD, escapes or the characters
+                // the latin1 and cp1252 policies give: one byte stands for
+                // whatever cannot be written.
+                return Ok(Conversion::Decode(DecodeTo::Latin1(
+                    match policy.unwrap_or("strict") {
+                        "strict" => Latin1Policy::Strict,
+                        "replace" => Latin1Policy::Replace(LATIN1_REPLACEMENT),
+                        p @ ("escape" | "latin1" | "cp1252") => {
+                            return Err(format!(
+                                "{name}: policy '{p}' cannot write to latin1 \
+                                 (expected one of: strict, replace)"
+                            ))
+                        }
+                        p => return Err(bad(p, "strict, replace")),
+                    },
+                )));
+            }
+            let policy = match policy.unwrap_or("strict") {
+                "strict" => Policy::Strict,
+                "replace" => u8x::REPLACE,
+                "escape" => Policy::Escape,
+                "latin1" => Policy::Latin1,
+                "cp1252" => Policy::Cp1252,
+                p => return Err(bad(p, "strict, replace, escape, latin1, cp1252")),
+            };
+            Conversion::Decode(match to {
+                Form::Utf32Le => DecodeTo::Utf32Le(policy),
+                utf16 => DecodeTo::Utf16(utf16, policy),
+            })
+        }
+        _ => {
+            let from = form("from", options.from.as_deref())?;
+            let policy = match policy.unwrap_or("strict") {
+                "strict" => EncodePolicy::Strict,
+                "replace" => EncodePolicy::Replace('\u{FFFD}'),
+                "escape" => EncodePolicy::Escape,
+                p => return Err(bad(p, "strict, replace, escape")),
+            };
+            Conversion::Encode(match from {
+                Form::Utf32Le => EncodeFrom::Utf32Le(policy),
+                Form::Latin1 => EncodeFrom::Latin1,
+                utf16 => EncodeFrom::Utf16(utf16, policy),
+            })
+        }
     })
 }
 
@@ -405,7 +503,7 @@ enum Outcome {
 /// Runs `fix`, `decode` or `encode` and returns the exit status; `Err` is a
 /// usage error.
 fn convert_command(name: &str, options: &Options) -> Result<u8, String> {
-    let conversion = conversion(name, options.policy.as_deref())?;
+    let conversion = conversion(name, options)?;
     let source = match options.files.as_slice() {
         [] => Source::Stdin,
         [file] => Source::from_arg(file),
@@ -442,8 +540,8 @@ fn convert_command(name: &str, options: &Options) -> Result<u8, String> {
     let (input, out) = (input.reader, sink.writer());
     let result = match conversion {
         Conversion::Fix(policy) => convert::fix(input, out, policy).map(Outcome::Fixed),
-        Conversion::Decode(policy) => convert::decode(input, out, policy).map(Outcome::Decoded),
-        Conversion::Encode(policy) => convert::encode(input, out, policy).map(Outcome::Encoded),
+        Conversion::Decode(to) => convert::decode(input, out, to).map(Outcome::Decoded),
+        Conversion::Encode(from) => convert::encode(input, out, from).map(Outcome::Encoded),
     };
     let (out_name, is_stdout) = (sink.name.clone(), sink.is_stdout);
     let outcome = match result {
@@ -510,7 +608,23 @@ fn report(outcome: &Outcome, input_name: &str, quiet: bool) -> u8 {
             );
             INVALID
         }
-        Outcome::Encoded(Encoded::Invalid { index, value, kind }) => {
+        Outcome::Decoded(Decoded::Unrepresentable { offset, character }) => {
+            let what = match character {
+                Some(c) => format!("U+{:04X} is not in Latin-1", u32::from(c)),
+                None => "not in Latin-1".to_string(),
+            };
+            eprintln!(
+                "u8x: {input_name}: byte offset {offset}: {} ({what})",
+                describe(ErrorKind::NotRepresentable)
+            );
+            INVALID
+        }
+        Outcome::Encoded(Encoded::Invalid {
+            form: Form::Utf32Le,
+            index,
+            value,
+            kind,
+        }) => {
             eprintln!(
                 "u8x: {input_name}: unit {index} (byte offset {}): {} (value 0x{value:08X})",
                 4 * index,
@@ -518,11 +632,34 @@ fn report(outcome: &Outcome, input_name: &str, quiet: bool) -> u8 {
             );
             INVALID
         }
-        Outcome::Encoded(Encoded::BadLength { len }) => {
+        // UTF-16: the only invalid unit is a surrogate without its other half.
+        Outcome::Encoded(Encoded::Invalid {
+            form, index, value, ..
+        }) => {
+            eprintln!(
+                "u8x: {input_name}: unit {index} (byte offset {}): unpaired surrogate \
+                 (value 0x{value:04X})",
+                form.unit_bytes() as u64 * index,
+            );
+            INVALID
+        }
+        Outcome::Encoded(Encoded::BadLength {
+            form: Form::Utf32Le,
+            len,
+        }) => {
             eprintln!(
                 "u8x: {input_name}: input length {len} is not a multiple of 4, so not UTF-32LE \
                  (the last {} bytes were not encoded)",
                 len % 4
+            );
+            INVALID
+        }
+        // UTF-16 (Latin-1 has no bad length).
+        Outcome::Encoded(Encoded::BadLength { form, len }) => {
+            eprintln!(
+                "u8x: {input_name}: input length {len} is odd, so not {} \
+                 (the last byte was not encoded)",
+                form.name()
             );
             INVALID
         }

@@ -63,8 +63,14 @@ impl Run {
 
 /// Runs `u8x args...` with `stdin` (empty if `None`).
 fn u8x(args: &[&str], stdin: Option<&[u8]>) -> Run {
+    u8x_env(args, stdin, &[])
+}
+
+/// [`u8x`] with environment variables set.
+fn u8x_env(args: &[&str], stdin: Option<&[u8]>, env: &[(&str, &str)]) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_u8x"))
         .args(args)
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -349,6 +355,11 @@ fn units_le(units: &[u32]) -> Vec<u8> {
 /// The decoding of `input` under the escape policy, computed here: each byte
 /// of an ill-formed sequence becomes U+DC00 + byte.
 fn escape_decode(input: &[u8]) -> Vec<u8> {
+    units_le(&escape_code_points(input))
+}
+
+/// The code points of [`escape_decode`].
+fn escape_code_points(input: &[u8]) -> Vec<u32> {
     let mut units = Vec::new();
     let mut pos = 0;
     for bad in std_errors(input) {
@@ -363,7 +374,7 @@ fn escape_decode(input: &[u8]) -> Vec<u8> {
             .chars()
             .map(|c| c as u32),
     );
-    units_le(&units)
+    units
 }
 
 // ------------------------------------------------------------- check
@@ -973,13 +984,20 @@ fn encode_rejects_a_length_not_multiple_of_4() {
 #[cfg(target_os = "linux")]
 #[test]
 fn decode_streams_in_constant_memory() {
-    const TOTAL: usize = 50 << 20;
     // Valid text in blocks of about (never exactly) a chunk.
     let block = Rng(11).text(CHUNK - 3, 0);
-    let chars_per_block = std::str::from_utf8(&block).unwrap().chars().count();
-    let block_len = block.len();
+    let expected = utf32le(std::str::from_utf8(&block).unwrap());
+    stream_under_limit("decode --policy replace", block, &expected, 50 << 20);
+}
+
+/// Feeds `block` again and again (`total` bytes, or a block more) to
+/// `u8x ARGS` on standard input, under a 48 MiB `ulimit -v`, and checks that
+/// the output is `expected` (one block converted) as many times, without
+/// holding either stream.
+#[cfg(target_os = "linux")]
+fn stream_under_limit(args: &str, block: Vec<u8>, expected: &[u8], total: usize) {
     let limit_kib = 48 * 1024;
-    let script = format!("ulimit -v {limit_kib} && exec \"$0\" decode --policy replace");
+    let script = format!("ulimit -v {limit_kib} && exec \"$0\" {args}");
     let mut child = Command::new("/bin/sh")
         .args(["-c", &script, env!("CARGO_BIN_EXE_u8x")])
         .stdin(Stdio::piped())
@@ -988,9 +1006,10 @@ fn decode_streams_in_constant_memory() {
         .spawn()
         .expect("/bin/sh runs");
     let mut stdin = child.stdin.take().unwrap();
+    let block_len = block.len();
     let feeder = std::thread::spawn(move || {
         let mut sent = 0;
-        while sent < TOTAL {
+        while sent < total {
             if stdin.write_all(&block).is_err() {
                 break;
             }
@@ -1000,11 +1019,19 @@ fn decode_streams_in_constant_memory() {
     });
     let mut stdout = child.stdout.take().unwrap();
     let (mut buf, mut received) = (vec![0u8; 1 << 16], 0usize);
+    let mut first_difference = None;
     loop {
-        match stdout.read(&mut buf).unwrap() {
-            0 => break,
-            n => received += n,
+        let n = stdout.read(&mut buf).unwrap();
+        if n == 0 {
+            break;
         }
+        for (i, &b) in buf[..n].iter().enumerate() {
+            let at = received + i;
+            if first_difference.is_none() && b != expected[at % expected.len()] {
+                first_difference = Some(at);
+            }
+        }
+        received += n;
     }
     let sent = feeder.join().unwrap();
     let status = child.wait().unwrap();
@@ -1015,9 +1042,10 @@ fn decode_streams_in_constant_memory() {
         .unwrap()
         .read_to_string(&mut stderr)
         .unwrap();
-    assert!(status.success(), "{status}: {stderr}");
-    assert!(sent >= TOTAL);
-    assert_eq!(received, 4 * chars_per_block * (sent / block_len));
+    assert!(status.success(), "{args}: {status}: {stderr}");
+    assert!(sent >= total);
+    assert_eq!(received, expected.len() * (sent / block_len), "{args}");
+    assert_eq!(first_difference, None, "{args}: output differs");
 }
 
 // ----------------------------------------------------- output files
@@ -1389,4 +1417,695 @@ fn help_and_version() {
     // SAFETY: u8x_version returns a static NUL-terminated string.
     let version = unsafe { CStr::from_ptr(u8x::ffi::u8x_version()) };
     assert_eq!(run.out(), format!("u8x {}\n", version.to_str().unwrap()));
+}
+
+// ------------------------------------- decode --to, encode --from forms
+
+/// The UTF-16 forms, and whether each is big-endian.
+const UTF16_FORMS: [(&str, bool); 2] = [("utf-16le", false), ("utf-16be", true)];
+
+/// UTF-16 units as bytes, little- or big-endian.
+fn units16_bytes(units: &[u16], big: bool) -> Vec<u8> {
+    units
+        .iter()
+        .flat_map(|&u| {
+            if big {
+                u.to_be_bytes()
+            } else {
+                u.to_le_bytes()
+            }
+        })
+        .collect()
+}
+
+/// `text` in UTF-16, little- or big-endian (std's encoder).
+fn utf16(text: &str, big: bool) -> Vec<u8> {
+    units16_bytes(&text.encode_utf16().collect::<Vec<u16>>(), big)
+}
+
+/// Code points (scalar values, or the lone surrogates of the escape policy)
+/// as UTF-16 units, pairs computed by hand.
+fn code_points_utf16(code_points: &[u32]) -> Vec<u16> {
+    let mut units = Vec::new();
+    for &c in code_points {
+        if c >= 0x1_0000 {
+            let v = c - 0x1_0000;
+            units.push(0xD800 + (v >> 10) as u16);
+            units.push(0xDC00 + (v & 0x3FF) as u16);
+        } else {
+            units.push(c as u16);
+        }
+    }
+    units
+}
+
+/// `text` in Latin-1, '?' for each character above U+00FF.
+fn latin1_lossy(text: &str) -> Vec<u8> {
+    text.chars()
+        .map(|c| u8::try_from(u32::from(c)).unwrap_or(b'?'))
+        .collect()
+}
+
+/// UTF-16 as std decodes it (one U+FFFD per unpaired surrogate), in UTF-8.
+fn utf16_lossy(units: &[u16]) -> Vec<u8> {
+    String::from_utf16_lossy(units).into_bytes()
+}
+
+/// The UTF-8 that `encode --policy escape` gives for `units`, computed with
+/// std's UTF-16 decoder: a lone U+DC80..U+DCFF becomes its byte. `Err` is
+/// the index of the first other lone surrogate, with the UTF-8 before it.
+fn utf16_escape_encode(units: &[u16]) -> Result<Vec<u8>, (usize, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut index = 0;
+    for r in char::decode_utf16(units.iter().copied()) {
+        match r {
+            Ok(c) => {
+                out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+                index += c.len_utf16();
+            }
+            Err(e) => match e.unpaired_surrogate() {
+                s @ 0xDC80..=0xDCFF => {
+                    out.push(s as u8);
+                    index += 1;
+                }
+                _ => return Err((index, out)),
+            },
+        }
+    }
+    Ok(out)
+}
+
+impl Rng {
+    /// About `len` UTF-16 units of text (pairs included), with a lone
+    /// surrogate (high or low, any value) now and then.
+    fn utf16(&mut self, len: usize, lone_per_mille: u64) -> Vec<u16> {
+        const PIECES: &[&str] = &["ab", " ", "\n", "é", "€", "😀", "𝄞", "中", "\u{FFFF}"];
+        let mut units = Vec::with_capacity(len + 2);
+        while units.len() < len {
+            if self.below(1000) < lone_per_mille {
+                units.push(0xD800 + self.below(0x800) as u16);
+            } else {
+                let piece = PIECES[self.below(PIECES.len() as u64) as usize];
+                units.extend(piece.encode_utf16());
+            }
+        }
+        units
+    }
+}
+
+/// What Python 3 computes for `expression`, in which `data` is the bytes
+/// given, or `None` when `python3` cannot be run here.
+fn python(expression: &str, data: &[u8]) -> Option<Vec<u8>> {
+    let script = "import sys\n\
+                  data = sys.stdin.buffer.read()\n\
+                  sys.stdout.buffer.write(eval(sys.argv[1]))\n";
+    let mut child = Command::new("python3")
+        .args(["-c", script, expression])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .ok()?;
+    let mut pipe = child.stdin.take().unwrap();
+    let input = data.to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    assert!(
+        out.status.success(),
+        "python3: {expression}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(out.stdout)
+}
+
+#[test]
+fn decode_to_utf16_writes_units_in_either_order() {
+    let text = "a\u{E9}\u{20AC}\u{1F600}\n\u{FEFF}\u{10FFFF}";
+    for (form, big) in UTF16_FORMS {
+        let run = u8x(&["decode", "--to", form], Some(text.as_bytes()));
+        assert_eq!((run.code, &*run.stderr), (0, ""), "{form}");
+        assert_eq!(run.stdout, utf16(text, big), "{form}");
+    }
+    // By hand: a, €, then U+1F600 as the pair D83D DE00.
+    let run = u8x(&["decode", "--to=utf-16le"], Some("a€😀".as_bytes()));
+    assert_eq!(run.stdout, b"\x61\x00\xAC\x20\x3D\xD8\x00\xDE");
+    let run = u8x(&["decode", "--to", "utf-16be"], Some("a€😀".as_bytes()));
+    assert_eq!(run.stdout, b"\x00\x61\x20\xAC\xD8\x3D\xDE\x00");
+    // The option's value ignores ASCII case; utf-32le is the default.
+    let run = u8x(&["decode", "--to", "UTF-16BE"], Some(b"hi"));
+    assert_eq!(run.stdout, b"\x00h\x00i");
+    let run = u8x(&["decode", "--to", "utf-32le"], Some(text.as_bytes()));
+    assert_eq!(run.stdout, utf32le(text));
+}
+
+#[test]
+fn decode_to_utf16_strict_names_the_byte_offset() {
+    // Across the chunk edge: a 4-byte character split 1+3, then a
+    // truncated one.
+    let data = across_edge(1, b"\xF0\x9F\x98\x80\xF0\x9F\x98z");
+    for (form, big) in UTF16_FORMS {
+        let run = u8x(&["decode", "--to", form], Some(&data));
+        assert_eq!(run.code, 1, "{form}");
+        assert_eq!(
+            run.stderr,
+            format!(
+                "u8x: (standard input): byte offset {}: sequence cut short by a \
+                 non-continuation byte\n",
+                CHUNK + 3
+            )
+        );
+        let before = std::str::from_utf8(&data[..CHUNK + 3]).unwrap();
+        assert!(run.stdout == utf16(before, big), "{form}: output before");
+    }
+}
+
+#[test]
+fn decode_to_utf16_policies_on_large_damaged_text() {
+    let data = Rng(0x5EED).text(3 * (1 << 20) + 5, 20);
+    // Chunk edges fall inside characters (the first edge for certain;
+    // later ones move with what each chunk carries over).
+    let inside = (1..data.len() / CHUNK)
+        .filter(|k| (data[k * CHUNK] as i8) < -64)
+        .count();
+    assert!(inside > 8, "only {inside} edges inside characters");
+    let f = TempFile::new("d16.txt", &data);
+    let lossy = String::from_utf8_lossy(&data);
+    let latin1 = per_byte_fix(&data, |b| char::from(b).to_string());
+    let cp1252 = per_byte_fix(&data, |b| cp1252(b).to_string());
+    let escape = code_points_utf16(&escape_code_points(&data));
+    for (form, big) in UTF16_FORMS {
+        let cases: [(&str, Vec<u8>); 4] = [
+            ("replace", utf16(&lossy, big)),
+            ("latin1", utf16(&latin1, big)),
+            ("cp1252", utf16(&cp1252, big)),
+            ("escape", units16_bytes(&escape, big)),
+        ];
+        for (policy, expected) in cases {
+            let run = u8x(
+                &["decode", "--to", form, "--policy", policy, f.path()],
+                None,
+            );
+            assert_eq!((run.code, &*run.stderr), (0, ""), "{form} {policy}");
+            assert!(run.stdout == expected, "{form} {policy}: output differs");
+        }
+    }
+}
+
+#[test]
+fn utf16_round_trips_valid_text() {
+    let text = String::from_utf8(Rng(77).text(4 << 20, 0)).unwrap();
+    let f = TempFile::new("valid.txt", text.as_bytes());
+    for (form, big) in UTF16_FORMS {
+        let mid = TempFile::absent("valid.u16");
+        let run = u8x(&["decode", "--to", form, "-o", mid.path(), f.path()], None);
+        assert_eq!((run.code, &*run.stderr), (0, ""), "{form}");
+        assert!(mid.read() == utf16(&text, big), "{form}: UTF-16 differs");
+        let run = u8x(&["encode", "--from", form, mid.path()], None);
+        assert_eq!((run.code, &*run.stderr), (0, ""), "{form}");
+        assert!(run.stdout == text.as_bytes(), "{form}: round trip differs");
+        // Through pipes too, which deliver pieces of any size.
+        let piped = u8x(&["encode", "--from", form], Some(&mid.read()));
+        assert!(piped.code == 0 && piped.stdout == text.as_bytes(), "{form}");
+    }
+}
+
+#[test]
+fn escape_round_trips_random_bytes_through_utf16() {
+    let mut rng = Rng(4096);
+    let mut data = rng.bytes(3 * CHUNK + 1);
+    data.extend(rng.text(CHUNK, 10));
+    data.extend(rng.bytes(CHUNK / 2 + 7));
+    let f = TempFile::new("rand16.bin", &data);
+    let escape = code_points_utf16(&escape_code_points(&data));
+    for (form, big) in UTF16_FORMS {
+        let mid = TempFile::absent("rand.u16");
+        let run = u8x(
+            &[
+                "decode",
+                "--to",
+                form,
+                "--policy",
+                "escape",
+                "-o",
+                mid.path(),
+                f.path(),
+            ],
+            None,
+        );
+        assert_eq!((run.code, &*run.stderr), (0, ""), "{form}");
+        assert!(mid.read() == units16_bytes(&escape, big), "{form}");
+        let run = u8x(
+            &["encode", "--from", form, "--policy=escape", mid.path()],
+            None,
+        );
+        assert_eq!((run.code, &*run.stderr), (0, ""), "{form}");
+        assert!(run.stdout == data, "{form}: escape round trip");
+    }
+}
+
+#[test]
+fn encode_from_utf16_matches_std_on_large_input() {
+    // Valid for the first chunk and more, then with lone surrogates.
+    let mut units = Rng(1616).utf16(CHUNK, 0);
+    units.extend(Rng(1617).utf16(3 << 20, 2));
+    let lossy = utf16_lossy(&units);
+    let first_lone = char::decode_utf16(units.iter().copied())
+        .scan(0, |index, r| {
+            let at = *index;
+            *index += r.as_ref().map_or(1, |c| c.len_utf16());
+            Some((at, r))
+        })
+        .find_map(|(at, r)| r.err().map(|e| (at, e.unpaired_surrogate())))
+        .expect("some lone surrogate");
+    assert!(
+        first_lone.0 > CHUNK,
+        "the first error is beyond the first chunk"
+    );
+    for (form, big) in UTF16_FORMS {
+        let f = TempFile::new("big.u16", &units16_bytes(&units, big));
+        let run = u8x(
+            &["encode", "--from", form, "--policy", "replace", f.path()],
+            None,
+        );
+        assert_eq!((run.code, &*run.stderr), (0, ""), "{form}");
+        assert!(run.stdout == lossy, "{form}: output differs");
+        let run = u8x(&["encode", "--from", form, f.path()], None);
+        assert_eq!(run.code, 1, "{form}");
+        let (index, value) = first_lone;
+        assert_eq!(
+            run.stderr,
+            format!(
+                "u8x: {}: unit {index} (byte offset {}): unpaired surrogate (value 0x{value:04X})\n",
+                f.path(),
+                2 * index
+            )
+        );
+        assert!(
+            run.stdout == utf16_lossy(&units[..index]),
+            "{form}: the UTF-8 before the error"
+        );
+    }
+}
+
+#[test]
+fn encode_from_utf16_carries_pairs_across_chunk_edges() {
+    let half = CHUNK / 2; // units per chunk
+    let (high, low) = (0xD83D, 0xDE00); // U+1F600
+                                        // A pair straddling the first edge; after it carries its high half
+                                        // over, the second chunk ends 2 bytes earlier: another pair straddles
+                                        // that edge.
+    let mut units = vec![u16::from(b'a'); half - 1];
+    units.extend([high, low]);
+    units.resize(2 * half - 2, u16::from(b'b'));
+    units.extend([high, low, u16::from(b'c')]);
+    let text = format!(
+        "{}😀{}😀c",
+        "a".repeat(half - 1),
+        "b".repeat(2 * half - 2 - (half + 1))
+    );
+    assert_eq!(String::from_utf16(&units).unwrap(), text);
+    // A high surrogate ending the first chunk, not followed by a low one.
+    let mut lone = vec![u16::from(b'a'); half - 1];
+    lone.extend([high, u16::from(b'x')]);
+    // A high surrogate ending the input.
+    let mut last = vec![u16::from(b'a'); 3];
+    last.push(high);
+    for (form, big) in UTF16_FORMS {
+        let run = u8x(
+            &["encode", "--from", form],
+            Some(&units16_bytes(&units, big)),
+        );
+        assert_eq!((run.code, &*run.stderr), (0, ""), "{form}");
+        assert!(run.stdout == text.as_bytes(), "{form}: pairs across edges");
+        let lone_bytes = units16_bytes(&lone, big);
+        let run = u8x(&["encode", "--from", form], Some(&lone_bytes));
+        assert_eq!(run.code, 1, "{form}");
+        assert_eq!(
+            run.stderr,
+            format!(
+                "u8x: (standard input): unit {} (byte offset {}): unpaired surrogate \
+                 (value 0xD83D)\n",
+                half - 1,
+                CHUNK - 2
+            )
+        );
+        assert!(run.stdout == "a".repeat(half - 1).as_bytes());
+        let run = u8x(
+            &["encode", "--from", form, "--policy=replace"],
+            Some(&lone_bytes),
+        );
+        assert_eq!((run.code, &*run.stderr), (0, ""), "{form}");
+        assert!(run.stdout == format!("{}\u{FFFD}x", "a".repeat(half - 1)).as_bytes());
+        let run = u8x(
+            &["encode", "--from", form],
+            Some(&units16_bytes(&last, big)),
+        );
+        assert_eq!((run.code, run.out()), (1, "aaa"), "{form}");
+        assert_eq!(
+            run.stderr,
+            "u8x: (standard input): unit 3 (byte offset 6): unpaired surrogate (value 0xD83D)\n"
+        );
+    }
+    // The escape policy turns lone U+DC80..U+DCFF into bytes and stops at
+    // any other lone surrogate, as strict does.
+    let units = [0x41, 0xDC80, 0xDCFF, 0xD83D, 0xDE00, 0xDC7F, 0x42];
+    let run = u8x(
+        &["encode", "--from", "utf-16le", "--policy", "escape"],
+        Some(&units16_bytes(&units, false)),
+    );
+    assert_eq!(run.code, 1);
+    let expected = utf16_escape_encode(&units).unwrap_err();
+    assert_eq!(expected, (5, b"A\x80\xFF\xF0\x9F\x98\x80".to_vec()));
+    assert_eq!(run.stdout, expected.1);
+    assert_eq!(
+        run.stderr,
+        "u8x: (standard input): unit 5 (byte offset 10): unpaired surrogate (value 0xDC7F)\n"
+    );
+}
+
+#[test]
+fn encode_from_utf16_rejects_an_odd_length() {
+    for (form, big) in UTF16_FORMS {
+        let name = form.to_uppercase();
+        let mut input = utf16("hi", big);
+        input.push(0x21);
+        let run = u8x(&["encode", "--from", form], Some(&input));
+        assert_eq!(run.code, 1, "{form}");
+        assert_eq!(run.out(), "hi", "the complete units are encoded");
+        assert_eq!(
+            run.stderr,
+            format!(
+                "u8x: (standard input): input length 5 is odd, so not {name} \
+                 (the last byte was not encoded)\n"
+            )
+        );
+        // A high surrogate before the odd byte is unpaired: strict stops
+        // there, replace writes U+FFFD and then reports the length.
+        let mut input = units16_bytes(&[0x68, 0xD83D], big);
+        input.push(0xDE);
+        let run = u8x(&["encode", "--from", form], Some(&input));
+        assert_eq!((run.code, run.out()), (1, "h"), "{form}");
+        assert_eq!(
+            run.stderr,
+            "u8x: (standard input): unit 1 (byte offset 2): unpaired surrogate (value 0xD83D)\n"
+        );
+        let run = u8x(
+            &["encode", "--from", form, "--policy", "replace"],
+            Some(&input),
+        );
+        assert_eq!((run.code, run.out()), (1, "h\u{FFFD}"), "{form}");
+        assert!(
+            run.stderr.contains("input length 5 is odd"),
+            "{}",
+            run.stderr
+        );
+        // Long, so the odd byte ends a later chunk; into a file OUT, which
+        // is left as it was.
+        let text = String::from_utf8(Rng(8).text(2 << 20, 0)).unwrap();
+        let mut input = utf16(&text, big);
+        input.push(0);
+        let dir = TempDir::new("odd");
+        let in_path = dir.file("in.u16", &input);
+        let out = dir.file("out.txt", b"old\n");
+        let run = u8x(
+            &[
+                "encode",
+                "--from",
+                form,
+                "-o",
+                out.to_str().unwrap(),
+                in_path.to_str().unwrap(),
+            ],
+            None,
+        );
+        assert_eq!(run.code, 1, "{form}");
+        assert_eq!(
+            run.stderr,
+            format!(
+                "u8x: {}: input length {} is odd, so not {name} (the last byte was not \
+                 encoded)\n\
+                 u8x: {}: left unchanged (the input was not converted to its end)\n",
+                in_path.display(),
+                input.len(),
+                out.display()
+            )
+        );
+        assert_old(&out, form);
+        assert_eq!(dir.names(), ["in.u16", "out.txt"]);
+        let run = u8x(&["encode", "--from", form], Some(&input));
+        assert_eq!(run.code, 1);
+        assert!(run.stdout == text.as_bytes(), "{form}: the complete units");
+    }
+}
+
+#[test]
+fn decode_to_latin1() {
+    // Every Latin-1 character, exactly one byte each.
+    let all: String = (0..=255u8).map(char::from).collect();
+    let run = u8x(&["decode", "--to", "latin1"], Some(all.as_bytes()));
+    assert_eq!((run.code, &*run.stderr), (0, ""));
+    assert_eq!(run.stdout, (0..=255u8).collect::<Vec<u8>>());
+    // A character above U+00FF just after the chunk edge; its offset.
+    for (c, before) in [('€', 1), ('😀', 2), ('\u{100}', 0)] {
+        let data = across_edge(before, format!("{c}tail").as_bytes());
+        let offset = CHUNK - before;
+        let run = u8x(&["decode", "--to", "latin1"], Some(&data));
+        assert_eq!(run.code, 1, "{c}");
+        assert_eq!(
+            run.stderr,
+            format!(
+                "u8x: (standard input): byte offset {offset}: character not representable \
+                 in the output form (U+{:04X} is not in Latin-1)\n",
+                u32::from(c)
+            )
+        );
+        assert!(run.stdout == data[..offset], "{c}: the bytes before it");
+    }
+    // An ill-formed sequence is reported as always.
+    let run = u8x(
+        &["decode", "--to", "latin1"],
+        Some(b"caf\xC3\xA9 \xE9t\xE9"),
+    );
+    assert_eq!((run.code, run.stdout.as_slice()), (1, &b"caf\xE9 "[..]));
+    assert_eq!(
+        run.stderr,
+        "u8x: (standard input): byte offset 6: sequence cut short by a non-continuation byte\n"
+    );
+    // replace: one '?' per character above U+00FF and per maximal subpart.
+    let data = Rng(1252).text(2 * (1 << 20) + 3, 20);
+    let f = TempFile::new("l1.txt", &data);
+    let run = u8x(
+        &["decode", "--to", "latin1", "--policy", "replace", f.path()],
+        None,
+    );
+    assert_eq!((run.code, &*run.stderr), (0, ""));
+    assert!(run.stdout == latin1_lossy(&String::from_utf8_lossy(&data)));
+    // A strict failure leaves a file OUT as it was.
+    let dir = TempDir::new("latin1");
+    let out = dir.file("out.bin", b"old\n");
+    let input = dir.file("in.txt", "prix: 5 €".as_bytes());
+    let run = u8x(
+        &[
+            "decode",
+            "--to",
+            "latin1",
+            "-o",
+            out.to_str().unwrap(),
+            input.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "u8x: {}: byte offset 8: character not representable in the output form \
+             (U+20AC is not in Latin-1)\n\
+             u8x: {}: left unchanged (the input was not converted to its end)\n",
+            input.display(),
+            out.display()
+        )
+    );
+    assert_old(&out, "latin1");
+}
+
+#[test]
+fn encode_from_latin1_takes_any_bytes() {
+    let mut data = Rng(88).bytes(3 << 20);
+    data.extend(0..=255u8);
+    let expected: String = data.iter().map(|&b| char::from(b)).collect();
+    let f = TempFile::new("any.l1", &data);
+    for policy in ["strict", "replace", "escape"] {
+        let run = u8x(
+            &["encode", "--from", "latin1", "--policy", policy, f.path()],
+            None,
+        );
+        assert_eq!((run.code, &*run.stderr), (0, ""), "{policy}");
+        assert!(
+            run.stdout == expected.as_bytes(),
+            "{policy}: output differs"
+        );
+    }
+    // And back.
+    let run = u8x(&["decode", "--to", "latin1"], Some(expected.as_bytes()));
+    assert_eq!((run.code, &*run.stderr), (0, ""));
+    assert!(run.stdout == data, "Latin-1 round trip");
+}
+
+#[test]
+fn form_options_usage_errors() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["decode", "--to", "latin1", "--policy", "escape"],
+            "u8x: decode: policy 'escape' cannot write to latin1 (expected one of: strict, replace)",
+        ),
+        (
+            &["decode", "--to=latin1", "--policy=latin1"],
+            "u8x: decode: policy 'latin1' cannot write to latin1",
+        ),
+        (
+            &["decode", "--policy", "cp1252", "--to", "latin1"],
+            "u8x: decode: policy 'cp1252' cannot write to latin1",
+        ),
+        (
+            &["decode", "--to", "latin1", "--policy", "nope"],
+            "u8x: decode: unknown policy 'nope' (expected one of: strict, replace)",
+        ),
+        (
+            &["decode", "--to", "utf-8"],
+            "u8x: decode: unknown form 'utf-8' for --to (expected one of: utf-32le, \
+             utf-16le, utf-16be, latin1)",
+        ),
+        (
+            &["encode", "--from", "utf-16"],
+            "u8x: encode: unknown form 'utf-16' for --from",
+        ),
+        (&["decode", "--to"], "u8x: decode: option '--to' needs a value"),
+        (&["decode", "--from", "utf-16le"], "u8x: decode: unknown option '--from'"),
+        (&["encode", "--to", "utf-16le"], "u8x: encode: unknown option '--to'"),
+        (
+            &["encode", "--from", "utf-16le", "--policy", "latin1"],
+            "u8x: encode: unknown policy 'latin1'",
+        ),
+    ];
+    for &(args, message) in cases {
+        let run = u8x(args, Some(b"text"));
+        assert_eq!((run.code, run.out()), (2, ""), "{args:?}");
+        assert!(run.stderr.starts_with(message), "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains("Usage:"), "{args:?}");
+    }
+    let usage = u8x(&[], None).stderr;
+    assert!(usage.contains("u8x decode [--to FORM]"), "{usage}");
+    assert!(usage.contains("u8x encode [--from FORM]"), "{usage}");
+    assert!(usage.contains("FORM is utf-32le (the default), utf-16le, utf-16be or latin1"));
+    let help = u8x(&["help", "decode"], None).stdout;
+    let help = String::from_utf8(help).unwrap();
+    assert!(help.starts_with("Usage: u8x decode [--to FORM]"), "{help}");
+    assert!(help.contains("utf-16be  the same, big-endian"));
+    assert!(help.contains("replace writes one '?' (3F)"));
+    let help = String::from_utf8(u8x(&["help", "encode"], None).stdout).unwrap();
+    assert!(
+        help.starts_with("Usage: u8x encode [--from FORM]"),
+        "{help}"
+    );
+    assert!(help.contains("unpaired surrogate (value 0xXXXX)"));
+}
+
+/// The conversions against Python's codecs, on every tier the CPU has
+/// (`U8X_TIER`; a tier it lacks runs the best one instead).
+#[test]
+fn forms_agree_with_python() {
+    let text = Rng(31).text((1 << 20) + 11, 15);
+    if python("b''", b"").is_none() {
+        eprintln!("python3 not found; skipped");
+        return;
+    }
+    let units = Rng(32).utf16(1 << 19, 3);
+    let mut bytes = Rng(33).bytes(CHUNK + 99);
+    bytes.extend(Rng(34).text(CHUNK, 30));
+    let escaped16 = python(
+        "data.decode('utf-8', 'surrogateescape').encode('utf-16-be', 'surrogatepass')",
+        &bytes,
+    )
+    .unwrap();
+    let cases: Vec<(&[&str], Vec<u8>, &str)> = vec![
+        (
+            &["decode", "--policy", "replace"],
+            text.clone(),
+            "data.decode('utf-8', 'replace').encode('utf-32-le')",
+        ),
+        (
+            &["decode", "--to", "utf-16le", "--policy", "replace"],
+            text.clone(),
+            "data.decode('utf-8', 'replace').encode('utf-16-le')",
+        ),
+        (
+            &["decode", "--to", "utf-16be", "--policy", "replace"],
+            text.clone(),
+            "data.decode('utf-8', 'replace').encode('utf-16-be')",
+        ),
+        (
+            &["decode", "--to", "utf-16le", "--policy", "escape"],
+            bytes.clone(),
+            "data.decode('utf-8', 'surrogateescape').encode('utf-16-le', 'surrogatepass')",
+        ),
+        (
+            &["decode", "--to", "latin1", "--policy", "replace"],
+            text.clone(),
+            "data.decode('utf-8', 'replace').encode('latin-1', 'replace')",
+        ),
+        (
+            &["encode", "--from", "utf-16le", "--policy", "replace"],
+            units16_bytes(&units, false),
+            "data.decode('utf-16-le', 'replace').encode('utf-8')",
+        ),
+        (
+            &["encode", "--from", "utf-16be", "--policy", "replace"],
+            units16_bytes(&units, true),
+            "data.decode('utf-16-be', 'replace').encode('utf-8')",
+        ),
+        (
+            &["encode", "--from", "utf-16be", "--policy", "escape"],
+            escaped16,
+            "data.decode('utf-16-be', 'surrogatepass').encode('utf-8', 'surrogateescape')",
+        ),
+        (
+            &["encode", "--from", "latin1"],
+            bytes.clone(),
+            "data.decode('latin-1').encode('utf-8')",
+        ),
+    ];
+    for (args, input, expression) in &cases {
+        let expected = python(expression, input).unwrap();
+        for tier in ["scalar", "sse42", "avx2", "avx512"] {
+            let run = u8x_env(args, Some(input), &[("U8X_TIER", tier)]);
+            assert_eq!((run.code, &*run.stderr), (0, ""), "{tier} {args:?}");
+            assert!(
+                run.stdout == expected,
+                "{tier} {args:?}: differs from {expression}"
+            );
+        }
+    }
+    // The escape round trip ends where it began.
+    assert_eq!(
+        python(
+            "data.decode('utf-16-be', 'surrogatepass').encode('utf-8', 'surrogateescape')",
+            &cases[7].1
+        ),
+        Some(bytes)
+    );
+}
+
+/// UTF-16 both ways, ~30 MB each, under the same memory limit as UTF-32.
+#[cfg(target_os = "linux")]
+#[test]
+fn utf16_streams_in_constant_memory() {
+    let block = Rng(12).text(CHUNK - 3, 0);
+    let text = std::str::from_utf8(&block).unwrap().to_string();
+    stream_under_limit("decode --to utf-16be", block, &utf16(&text, true), 30 << 20);
+    let units = utf16(&text, false);
+    stream_under_limit("encode --from utf-16le", units, text.as_bytes(), 30 << 20);
 }
