@@ -8,15 +8,16 @@
 //! separately gives exactly the whole-input output), applying the policy,
 //! and the kernel resumes after it. The window is at most a handful of bytes.
 
-use super::kernels::{DecodeKernel, EncodeKernel, Fast, ScanKernel, WidenKernel, WIDEN_MAX};
+use super::kernels::{DecodeKernel, DecodeU16Kernel, EncodeKernel, Fast, ScanKernel, WidenKernel, WIDEN_MAX};
 use super::{FastStop, Kernels};
 use crate::scalar::boundary::next_boundary;
 use crate::scalar::prefix;
 use crate::scalar::sink::{CountSink, SliceSink};
+use crate::scalar::utf16::Utf16Sink;
 use crate::scalar::{
     decode as scalar_decode, encode as scalar_encode, validate as scalar_validate,
 };
-use crate::{EncodePolicy, Policy, Progress, Status};
+use crate::{ByteOrder, EncodePolicy, Policy, Progress, Status};
 
 /// Below this many code points a kernel's set-up and latency cost more than
 /// it saves.
@@ -173,6 +174,56 @@ impl Output<u8> for Decode<'_> {
     fn written(&self) -> usize {
         self.written
     }
+}
+
+struct DecodeUtf16<'a> {
+    fast: Fast<DecodeU16Kernel>,
+    dst: &'a mut [u16],
+    written: usize,
+    policy: Policy,
+    order: ByteOrder,
+    more_input: bool,
+}
+
+impl Output<u8> for DecodeUtf16<'_> {
+    fn fast(&mut self, src: &[u8]) -> FastStop {
+        let stop = self
+            .fast
+            .run(src, &mut self.dst[self.written..], self.order.swaps());
+        self.written += stop.written;
+        stop
+    }
+    fn scalar(&mut self, src: &[u8], last: bool) -> Progress {
+        let dst = SliceSink::new(&mut self.dst[self.written..]);
+        let mut sink = Utf16Sink::new(dst, self.order);
+        let p = scalar_decode::decode(src, &mut sink, self.policy, self.more_input && last);
+        self.written += p.written;
+        p
+    }
+    fn written(&self) -> usize {
+        self.written
+    }
+}
+
+/// UTF-8 to UTF-16 with the tier's own kernel, if it has one.
+pub(crate) fn decode_utf16(
+    k: &Kernels,
+    src: &[u8],
+    dst: &mut [u16],
+    policy: Policy,
+    order: ByteOrder,
+    more_input: bool,
+) -> Option<Progress> {
+    let fast = k.decode_utf16()?;
+    let mut out = DecodeUtf16 {
+        fast,
+        dst,
+        written: 0,
+        policy,
+        order,
+        more_input,
+    };
+    Some(run(src, &mut out, utf8_window(src)))
 }
 
 struct Count {

@@ -12,6 +12,10 @@ use super::{FastStop, Tier};
 
 /// Decodes a valid prefix of `src` into the `cap` code points at `out`.
 pub(crate) type DecodeKernel = unsafe fn(src: &[u8], out: *mut u32, cap: usize) -> FastStop;
+/// Decodes a valid prefix of `src` into the `cap` UTF-16 units at `out`,
+/// byte-swapped if the flag says so; a surrogate pair is written whole.
+pub(crate) type DecodeU16Kernel =
+    unsafe fn(src: &[u8], out: *mut u16, cap: usize, swap: bool) -> FastStop;
 /// Encodes a valid prefix of `src` into the `cap` bytes at `out`.
 pub(crate) type EncodeKernel = unsafe fn(src: &[u32], out: *mut u8, cap: usize) -> FastStop;
 /// Validates, counts or measures a valid prefix of `src`.
@@ -35,6 +39,7 @@ pub(crate) struct Kernels {
     tier: Tier,
     validate: Option<ScanKernel<u8>>,
     decode: Option<DecodeKernel>,
+    decode_utf16: Option<DecodeU16Kernel>,
     count: Option<ScanKernel<u8>>,
     encode: Option<EncodeKernel>,
     encoded_len: Option<ScanKernel<u32>>,
@@ -46,6 +51,8 @@ pub(crate) struct Kernels {
 pub(crate) struct Table {
     pub validate: ScanKernel<u8>,
     pub decode: DecodeKernel,
+    /// Not every tier has one yet: `None` decodes through UCS-4.
+    pub decode_utf16: Option<DecodeU16Kernel>,
     pub count: ScanKernel<u8>,
     pub encode: EncodeKernel,
     pub encoded_len: ScanKernel<u32>,
@@ -58,6 +65,7 @@ pub(crate) static SCALAR: Kernels = Kernels {
     tier: Tier::Scalar,
     validate: None,
     decode: None,
+    decode_utf16: None,
     count: None,
     encode: None,
     encoded_len: None,
@@ -77,6 +85,7 @@ impl Kernels {
             tier,
             validate: Some(t.validate),
             decode: Some(t.decode),
+            decode_utf16: t.decode_utf16,
             count: Some(t.count),
             encode: Some(t.encode),
             encoded_len: Some(t.encoded_len),
@@ -97,6 +106,11 @@ impl Kernels {
     #[inline(always)]
     pub(crate) fn decode(&self) -> Option<Fast<DecodeKernel>> {
         self.decode.map(Fast)
+    }
+
+    #[inline(always)]
+    pub(crate) fn decode_utf16(&self) -> Option<Fast<DecodeU16Kernel>> {
+        self.decode_utf16.map(Fast)
     }
 
     #[inline(always)]
@@ -142,6 +156,14 @@ impl Fast<DecodeKernel> {
     pub(crate) fn run(self, src: &[u8], dst: &mut [u32]) -> FastStop {
         // SAFETY: see above.
         unsafe { (self.0)(src, dst.as_mut_ptr(), dst.len()) }
+    }
+}
+
+impl Fast<DecodeU16Kernel> {
+    #[inline(always)]
+    pub(crate) fn run(self, src: &[u8], dst: &mut [u16], swap: bool) -> FastStop {
+        // SAFETY: see above.
+        unsafe { (self.0)(src, dst.as_mut_ptr(), dst.len(), swap) }
     }
 }
 

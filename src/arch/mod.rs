@@ -265,6 +265,19 @@ impl Engine {
         driver::decode(self.kernels, src, dst, policy, more_input)
     }
 
+    /// UTF-8 to UTF-16 with this tier's own kernel, or `None` if it has
+    /// none (`forms` then decodes through UCS-4).
+    pub(crate) fn decode_utf16_kernel(
+        &self,
+        src: &[u8],
+        dst: &mut [u16],
+        policy: Policy,
+        order: crate::ByteOrder,
+        more_input: bool,
+    ) -> Option<Progress> {
+        driver::decode_utf16(self.kernels, src, dst, policy, order, more_input)
+    }
+
     /// See [`crate::count`].
     pub fn count(&self, src: &[u8], policy: Policy, more_input: bool) -> Progress {
         driver::count(self.kernels, src, policy, more_input)

@@ -3,7 +3,7 @@
 //! gives the widest character).
 
 use super::is_reference;
-use super::sizes::{utf8_len_of_utf16, utf8_stats};
+use super::loops::{utf8_len_of_utf16, utf8_stats};
 use crate::scalar::classify::{classify as reference, width_of_max};
 use crate::{ByteOrder, Classification, Engine};
 
@@ -14,7 +14,7 @@ impl Engine {
             return reference(src, more_input);
         }
         let progress = self.validate_chunk(src, more_input);
-        let stats = utf8_stats(&src[..progress.read]);
+        let stats = utf8_stats(self, &src[..progress.read]);
         Classification {
             progress,
             width: width_of_max(stats.max),
@@ -28,7 +28,7 @@ impl Engine {
         if is_reference(self) {
             return crate::scalar::utf16::utf16_len_valid(src);
         }
-        let stats = utf8_stats(src);
+        let stats = utf8_stats(self, src);
         stats.leads + stats.fours
     }
 
@@ -37,6 +37,6 @@ impl Engine {
         if is_reference(self) {
             return crate::scalar::utf16::utf8_len_valid(src, order);
         }
-        utf8_len_of_utf16(src, order)
+        utf8_len_of_utf16(self, src, order.swaps())
     }
 }

@@ -1,5 +1,6 @@
 //! UTF-8 <-> Latin-1 over the tier's UCS-4 kernels.
 
+use super::loops::{narrow_latin1, widen_u8};
 use super::{is_reference, through_ucs4, Narrow, Taken, CHUNK};
 use crate::scalar::latin1 as reference;
 use crate::scalar::sink::{CountSink, SliceSink};
@@ -7,6 +8,7 @@ use crate::{EncodePolicy, Engine, Latin1Policy, Policy, Progress, Status};
 
 /// Latin-1 output: a buffer, or a count.
 struct Latin1Out<'a> {
+    engine: Engine,
     dst: Option<&'a mut [u8]>,
     written: usize,
     /// The byte for a character above U+00FF, or `None` to stop there.
@@ -22,16 +24,16 @@ impl Narrow for Latin1Out<'_> {
 
     fn take(&mut self, cps: &[u32]) -> Taken {
         // `through_ucs4` never hands over more code points than `room`.
-        let fits = match self.replacement {
-            Some(_) => cps.len(),
+        let fits = match self.dst.as_deref_mut() {
+            Some(dst) => narrow_latin1(
+                &self.engine,
+                cps,
+                &mut dst[self.written..],
+                self.replacement,
+            ),
+            None if self.replacement.is_some() => cps.len(),
             None => cps.iter().position(|&c| c > 0xFF).unwrap_or(cps.len()),
         };
-        if let Some(dst) = self.dst.as_deref_mut() {
-            let byte = self.replacement.unwrap_or(0);
-            for (d, &c) in dst[self.written..].iter_mut().zip(&cps[..fits]) {
-                *d = if c <= 0xFF { c as u8 } else { byte };
-            }
-        }
         self.written += fits;
         if fits < cps.len() {
             Taken::Unrepresentable(fits)
@@ -72,6 +74,7 @@ impl Engine {
         }
         let (ucs4, replacement) = ucs4_policy(policy);
         let mut out = Latin1Out {
+            engine: *self,
             dst: Some(dst),
             written: 0,
             replacement,
@@ -95,6 +98,7 @@ impl Engine {
             return self.count(src, ucs4, more_input);
         }
         let mut out = Latin1Out {
+            engine: *self,
             dst: None,
             written: 0,
             replacement,
@@ -112,9 +116,7 @@ impl Engine {
         let mut read = 0;
         let mut written = 0;
         for chunk in src.chunks(CHUNK) {
-            for (d, &b) in buf.iter_mut().zip(chunk) {
-                *d = u32::from(b);
-            }
+            widen_u8(self, chunk, &mut buf);
             let p = self.encode(
                 &buf[..chunk.len()],
                 &mut dst[written..],

@@ -20,6 +20,7 @@
 
 mod classify;
 mod latin1;
+mod loops;
 mod sizes;
 mod utf16;
 
@@ -67,6 +68,12 @@ pub(crate) fn rebase(status: Status, base: usize) -> Status {
 }
 
 /// Decodes `src` with `engine`'s UCS-4 decoder into `out`, a chunk at a time.
+///
+/// Each chunk is at most [`CHUNK`] bytes of input, so its code points (at
+/// most one a byte, under every policy) always fit the buffer and the
+/// kernel runs to the chunk's end. Chunks before the last are decoded with
+/// `more_input`: a sequence the cut splits is left for the next chunk,
+/// which is what makes chunked decoding equal to one-shot decoding.
 pub(crate) fn through_ucs4<N: Narrow>(
     engine: &Engine,
     src: &[u8],
@@ -77,9 +84,12 @@ pub(crate) fn through_ucs4<N: Narrow>(
     let mut buf = [0u32; CHUNK];
     let mut read = 0;
     loop {
-        let rest = &src[read..];
+        let end = chunk_end(src, read);
+        let last = end == src.len();
+        let chunk = &src[read..end];
+        let more = more_input || !last;
         let k = out.room().min(CHUNK);
-        let p = engine.decode_ucs4(rest, &mut buf[..k], policy, more_input);
+        let p = engine.decode_ucs4(chunk, &mut buf[..k], policy, more);
         let (n, cut) = match out.take(&buf[..p.written]) {
             Taken::All => (p.written, None),
             Taken::Full(n) => (n, Some(false)),
@@ -88,7 +98,7 @@ pub(crate) fn through_ucs4<N: Narrow>(
         if let Some(unrepresentable) = cut {
             // Decoding again with room for exactly `n` code points stops
             // where code point `n` starts.
-            let q = engine.decode_ucs4(rest, &mut buf[..n], policy, more_input);
+            let q = engine.decode_ucs4(chunk, &mut buf[..n], policy, more);
             debug_assert_eq!(q.status, Status::OutputFull);
             let at = read + q.read;
             let status = if unrepresentable {
@@ -108,9 +118,10 @@ pub(crate) fn through_ucs4<N: Narrow>(
         }
         let base = read;
         read += p.read;
-        // `OutputFull` with progress means the chunk buffer filled: go on.
-        if p.status == Status::OutputFull && p.written > 0 {
-            continue;
+        match p.status {
+            // The chunk is done, or its last few bytes wait for the next.
+            Status::Done | Status::Incomplete { .. } if !last => continue,
+            _ => {}
         }
         let mut status = rebase(p.status, base);
         if status == Status::OutputFull {
@@ -130,6 +141,21 @@ pub(crate) fn through_ucs4<N: Narrow>(
             written: out.written(),
         };
     }
+}
+
+/// Where the chunk starting at `read` ends: the end of the input, or a byte
+/// that is not a continuation byte within [`CHUNK`] bytes (at most 3 back
+/// from the limit), so that valid text never has a character cut; cut
+/// damaged text is handled by `more_input`.
+fn chunk_end(src: &[u8], read: usize) -> usize {
+    let limit = read + CHUNK;
+    if limit >= src.len() {
+        return src.len();
+    }
+    (limit - 3..=limit)
+        .rev()
+        .find(|&i| !crate::scalar::segment::is_continuation(src[i]))
+        .unwrap_or(limit)
 }
 
 /// Whether `engine` is the scalar tier, which runs the reference directly.

@@ -2,8 +2,6 @@
 //! compiler to vectorise: byte (or unit) counters in vector-sized blocks,
 //! folded before they can overflow.
 
-use crate::ByteOrder;
-
 /// Facts about well-formed UTF-8, gathered in one pass.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Utf8Stats {
@@ -18,6 +16,7 @@ pub(crate) struct Utf8Stats {
 const LANES: usize = 32;
 
 /// [`Utf8Stats`] of `src`, at vector speed.
+#[inline(always)]
 pub(crate) fn utf8_stats(src: &[u8]) -> Utf8Stats {
     let (blocks, tail) = src.as_chunks::<LANES>();
     let mut stats = Utf8Stats::default();
@@ -47,9 +46,9 @@ pub(crate) fn utf8_stats(src: &[u8]) -> Utf8Stats {
 
 /// UTF-8 bytes for well-formed UTF-16 `src`: 1, 2 or 3 a unit, 2 for each
 /// half of a pair.
-pub(crate) fn utf8_len_of_utf16(src: &[u16], order: ByteOrder) -> usize {
+#[inline(always)]
+pub(crate) fn utf8_len_of_utf16(src: &[u16], swap: bool) -> usize {
     const UNITS: usize = 16;
-    let swap = order.swaps();
     let bytes = |u: u16| {
         let u = if swap { u.swap_bytes() } else { u };
         1 + u16::from(u >= 0x80) + u16::from(u >= 0x800) - u16::from(u & 0xF800 == 0xD800)

@@ -1,5 +1,6 @@
 //! UTF-8 <-> UTF-16 over the tier's UCS-4 kernels.
 
+use super::loops::{has_surrogate, narrow_bmp, widen_u16};
 use super::{is_reference, through_ucs4, Narrow, Taken, CHUNK};
 use crate::scalar::decode as scalar_decode;
 use crate::scalar::sink::{CountSink, SliceSink};
@@ -8,6 +9,7 @@ use crate::{ByteOrder, EncodePolicy, Engine, Policy, Progress, Status};
 
 /// UTF-16 output: a buffer, or a count.
 struct Utf16Out<'a> {
+    engine: Engine,
     dst: Option<&'a mut [u16]>,
     written: usize,
     swap: bool,
@@ -21,22 +23,13 @@ impl Narrow for Utf16Out<'_> {
     }
 
     fn take(&mut self, cps: &[u32]) -> Taken {
-        let bmp = cps.iter().all(|&c| c < 0x1_0000);
         let Some(dst) = self.dst.as_deref_mut() else {
             self.written += cps.len() + cps.iter().filter(|&&c| c >= 0x1_0000).count();
             return Taken::All;
         };
         let room = &mut dst[self.written..];
-        if bmp && cps.len() <= room.len() {
-            // The common case, in a loop the compiler vectorises.
-            for (d, &c) in room.iter_mut().zip(cps) {
-                *d = c as u16;
-            }
-            if self.swap {
-                room[..cps.len()]
-                    .iter_mut()
-                    .for_each(|u| *u = u.swap_bytes());
-            }
+        if cps.len() <= room.len() && narrow_bmp(&self.engine, cps, room, self.swap) {
+            // The common case: no pairs.
             self.written += cps.len();
             return Taken::All;
         }
@@ -80,7 +73,11 @@ impl Engine {
             let mut sink = Utf16Sink::new(SliceSink::new(dst), order);
             return scalar_decode::decode(src, &mut sink, policy, more_input);
         }
+        if let Some(p) = self.decode_utf16_kernel(src, dst, policy, order, more_input) {
+            return p;
+        }
         let mut out = Utf16Out {
+            engine: *self,
             dst: Some(dst),
             written: 0,
             swap: order.swaps(),
@@ -95,6 +92,7 @@ impl Engine {
             return scalar_decode::decode(src, &mut sink, policy, more_input);
         }
         let mut out = Utf16Out {
+            engine: *self,
             dst: None,
             written: 0,
             swap: false,
@@ -115,7 +113,7 @@ impl Engine {
             return reference::encode(src, &mut SliceSink::new(dst), policy, order, more_input);
         }
         let mut written = 0;
-        encode_chunks(src, order, more_input, |cps| {
+        encode_chunks(self, src, order, more_input, |cps| {
             let p = self.encode(cps, &mut dst[written..], policy);
             written += p.written;
             Progress { written, ..p }
@@ -135,7 +133,7 @@ impl Engine {
             return reference::encode(src, &mut sink, policy, order, more_input);
         }
         let mut written = 0;
-        encode_chunks(src, order, more_input, |cps| {
+        encode_chunks(self, src, order, more_input, |cps| {
             let p = self.encoded_len(cps, policy);
             written += p.written;
             Progress { written, ..p }
@@ -153,7 +151,7 @@ impl Engine {
         let swap = order.swaps();
         let mut read = 0;
         loop {
-            read += surrogate_free_blocks(&src[read..], swap);
+            read += surrogate_free_blocks(self, &src[read..], swap);
             let stop = (read + BLOCK).min(src.len());
             while read < stop {
                 let status = match units.next(read) {
@@ -185,23 +183,13 @@ impl Engine {
     }
 }
 
-const BLOCK: usize = 16;
-
-#[inline(always)]
-fn unit(u: u16, swap: bool) -> u16 {
-    if swap {
-        u.swap_bytes()
-    } else {
-        u
-    }
-}
+/// Units checked for surrogates at a time.
+const BLOCK: usize = 64;
 
 /// Units at the start of `src` in whole blocks that hold no surrogate.
-fn surrogate_free_blocks(src: &[u16], swap: bool) -> usize {
-    let (blocks, _) = src.as_chunks::<BLOCK>();
-    blocks
-        .iter()
-        .take_while(|b| b.iter().all(|&u| unit(u, swap) & 0xF800 != 0xD800))
+fn surrogate_free_blocks(engine: &Engine, src: &[u16], swap: bool) -> usize {
+    src.chunks_exact(BLOCK)
+        .take_while(|b| !has_surrogate(engine, b, swap))
         .count()
         * BLOCK
 }
@@ -211,6 +199,7 @@ fn surrogate_free_blocks(src: &[u16], swap: bool) -> usize {
 /// time: units to code points in a stack buffer, pairs combined. Maps the
 /// encoder's code point offsets back to unit offsets.
 fn encode_chunks(
+    engine: &Engine,
     src: &[u16],
     order: ByteOrder,
     more_input: bool,
@@ -221,7 +210,7 @@ fn encode_chunks(
     let mut buf = [0u32; CHUNK];
     let mut read = 0;
     loop {
-        let (n, end, cut) = gather(&units, swap, read, more_input, &mut buf);
+        let (n, end, cut) = gather(engine, &units, swap, read, more_input, &mut buf);
         let p = encode(&buf[..n]);
         // Units for the first `k` code points of the buffer.
         let units_for = |k: usize| k + buf[..k].iter().filter(|&&c| c >= 0x1_0000).count();
@@ -266,6 +255,7 @@ fn encode_chunks(
 /// stopped, and whether it stopped at a high surrogate ending the input
 /// while more input follows.
 fn gather(
+    engine: &Engine,
     units: &Units,
     swap: bool,
     start: usize,
@@ -278,13 +268,11 @@ fn gather(
     while i < src.len() && n < CHUNK {
         // Whole blocks without surrogates widen directly.
         while n + BLOCK <= CHUNK && i + BLOCK <= src.len() {
-            let block: &[u16; BLOCK] = src[i..i + BLOCK].try_into().unwrap_or(&[0xD800; BLOCK]);
-            if block.iter().any(|&u| unit(u, swap) & 0xF800 == 0xD800) {
+            let block = &src[i..i + BLOCK];
+            if has_surrogate(engine, block, swap) {
                 break;
             }
-            for (d, &u) in buf[n..n + BLOCK].iter_mut().zip(block) {
-                *d = u32::from(unit(u, swap));
-            }
+            widen_u16(engine, block, &mut buf[n..], swap);
             n += BLOCK;
             i += BLOCK;
         }

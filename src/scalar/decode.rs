@@ -6,7 +6,7 @@
 use super::legacy;
 use super::segment::{next_segment, Segment};
 use super::sink::{AsciiSink, Sink};
-use super::validate::ascii_prefix_len;
+use super::validate::{ascii_prefix_len, ASCII_LOOK_AHEAD};
 use crate::types::{ErrorKind, Policy, Progress, Status, Utf8Error};
 
 /// Decodes `src` into `sink`. With `more_input`, a sequence cut by the end of
@@ -25,7 +25,10 @@ pub fn decode<S: Sink<u32> + AsciiSink>(
     };
     while read < src.len() {
         // ASCII runs need no Table 3-7 lookup.
-        let run = ascii_prefix_len(&src[read..]);
+        // A bounded look ahead: with a small output buffer, scanning a long
+        // ASCII run to its end on every call would make a caller's loop
+        // quadratic.
+        let run = ascii_prefix_len(&src[read..src.len().min(read + ASCII_LOOK_AHEAD)]);
         if run > 0 {
             let taken = sink.push_ascii(&src[read..read + run]);
             read += taken;

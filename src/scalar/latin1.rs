@@ -3,7 +3,7 @@
 
 use super::segment::{next_segment, Segment};
 use super::sink::Sink;
-use super::validate::ascii_prefix_len;
+use super::validate::{ascii_prefix_len, ASCII_LOOK_AHEAD};
 use crate::types::{ErrorKind, Latin1Policy, Progress, Status, Utf8Error};
 
 /// Decodes UTF-8 `src` to Latin-1 into `sink`: one byte a character. A
@@ -22,7 +22,10 @@ pub fn decode<S: Sink<u8>>(
     };
     let mut read = 0;
     while read < src.len() {
-        let run = ascii_prefix_len(&src[read..]);
+        // A bounded look ahead: with a small output buffer, scanning a long
+        // ASCII run to its end on every call would make a caller's loop
+        // quadratic.
+        let run = ascii_prefix_len(&src[read..src.len().min(read + ASCII_LOOK_AHEAD)]);
         if run > 0 {
             // ASCII is Latin-1 as it stands; copy what fits.
             let mut taken = 0;

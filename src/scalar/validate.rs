@@ -7,6 +7,9 @@ use crate::types::{ErrorKind, Progress, Status, Utf8Error};
 const WORD: usize = core::mem::size_of::<usize>();
 const HIGH_BITS: usize = usize::from_ne_bytes([0x80; WORD]);
 
+/// How far the decoders look for the end of an ASCII run at once.
+pub(crate) const ASCII_LOOK_AHEAD: usize = 4096;
+
 /// Length of the all-ASCII prefix of `src`, a word at a time.
 #[inline]
 pub fn ascii_prefix_len(src: &[u8]) -> usize {

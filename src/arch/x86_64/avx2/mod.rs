@@ -31,6 +31,7 @@ static KERNELS: Kernels = {
     let table = Table {
         validate: utf8::validate,
         decode: utf8::decode,
+        decode_utf16: None,
         count: utf8::count,
         encode: ucs4::encode::<false>,
         encoded_len: ucs4::measure,

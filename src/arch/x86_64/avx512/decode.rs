@@ -144,6 +144,68 @@ unsafe fn store_lanes(out: *mut u32, lanes: u16, v: __m512i) {
     }
 }
 
+/// Swaps the two bytes of every 16-bit lane (UTF-16BE on this
+/// little-endian machine).
+#[target_feature(enable = "avx512bw")]
+#[inline]
+fn swap16(v: __m512i) -> __m512i {
+    _mm512_or_si512(_mm512_slli_epi16::<8>(v), _mm512_srli_epi16::<8>(v))
+}
+
+/// Stores the `lanes` (a prefix) of the 16 scalars in `v` at `out`, in the
+/// output form: `UTF16` writes each as one unit, or a surrogate pair for
+/// scalars above U+FFFF (byte-swapped with `SWAP`); otherwise as UCS-4.
+/// Returns the units written.
+///
+/// # Safety
+/// `out` has room for that many units of the form.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2")]
+#[inline]
+unsafe fn store<const UTF16: bool, const SWAP: bool>(out: *mut u8, lanes: u16, v: __m512i) -> usize {
+    let m = lanes.count_ones() as usize;
+    if !UTF16 {
+        // SAFETY: room for the `m` lanes, per the caller.
+        unsafe { store_lanes(out.cast(), lanes, v) };
+        return m;
+    }
+    let high = _mm512_mask_cmpge_epu32_mask(lanes, v, _mm512_set1_epi32(0x1_0000));
+    if high == 0 {
+        let v = if SWAP { swap16(v) } else { v };
+        // SAFETY: VPMOVDW writes only the `lanes`, 2 bytes each.
+        unsafe { _mm512_mask_cvtepi32_storeu_epi16(out.cast(), lanes, v) };
+        return m;
+    }
+    // Each lane becomes its unit in the low half and, above U+FFFF, the low
+    // surrogate in the high half (the high surrogate in the low half);
+    // compressing the 32 halves drops the empty high halves of the others.
+    let s = _mm512_sub_epi32(v, _mm512_set1_epi32(0x1_0000));
+    let hi = _mm512_or_si512(_mm512_srli_epi32::<10>(s), _mm512_set1_epi32(0xD800));
+    let lo = _mm512_ternarylogic_epi32::<0xEA>(s, _mm512_set1_epi32(0x3FF), _mm512_set1_epi32(0xDC00));
+    let pairs = _mm512_or_si512(hi, _mm512_slli_epi32::<16>(lo));
+    let units = _mm512_mask_mov_epi32(v, high, pairs);
+    let units = if SWAP { swap16(units) } else { units };
+    // Keep the low half of every wanted lane, and the high half of the
+    // lanes above U+FFFF.
+    let wanted = if m == 16 { u32::MAX } else { (1u32 << (2 * m)) - 1 };
+    let keep = (0x5555_5555 | spread_high(high)) & wanted;
+    let n = keep.count_ones() as usize;
+    let packed = _mm512_maskz_compress_epi16(keep, units);
+    // SAFETY: `n` units, which the caller has room for.
+    unsafe { _mm512_mask_storeu_epi16(out.cast(), low_bits(n) as u32, packed) };
+    n
+}
+
+/// Bit `2j+1` set for each bit `j` of `high`.
+#[inline(always)]
+fn spread_high(high: u16) -> u32 {
+    let mut x = u32::from(high);
+    x = (x | (x << 8)) & 0x00FF_00FF;
+    x = (x | (x << 4)) & 0x0F0F_0F0F;
+    x = (x | (x << 2)) & 0x3333_3333;
+    x = (x | (x << 1)) & 0x5555_5555;
+    x << 1
+}
+
 /// The four 16-byte quarters of a block.
 #[target_feature(enable = "avx512f")]
 #[inline]
@@ -156,34 +218,58 @@ fn quarters(block: __m512i) -> [__m128i; 4] {
     ]
 }
 
-/// Writes an all-ASCII block as 64 code points.
+/// Writes an all-ASCII block as 64 units of the form.
 ///
 /// # Safety
-/// `out` has room for 64 code points.
-#[target_feature(enable = "avx512f")]
+/// `out` has room for 64 units.
+#[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
-unsafe fn widen_block(block: __m512i, out: *mut u32) {
+unsafe fn widen_block<const UTF16: bool, const SWAP: bool>(block: __m512i, out: *mut u8) {
+    if UTF16 {
+        for k in 0..2 {
+            let half = if k == 0 {
+                _mm512_castsi512_si256(block)
+            } else {
+                _mm512_extracti64x4_epi64::<1>(block)
+            };
+            let units = _mm512_cvtepu8_epi16(half);
+            let units = if SWAP { _mm512_slli_epi16::<8>(units) } else { units };
+            // SAFETY: units 32k..32k+32 of the 64 the caller has room for.
+            unsafe { _mm512_storeu_si512(out.add(64 * k).cast(), units) };
+        }
+        return;
+    }
     for (k, part) in quarters(block).into_iter().enumerate() {
         // SAFETY: lanes 16k..16k+16 of the 64 the caller has room for.
-        unsafe { _mm512_storeu_si512(out.add(16 * k).cast(), _mm512_cvtepu8_epi32(part)) };
+        unsafe { _mm512_storeu_si512(out.add(64 * k).cast(), _mm512_cvtepu8_epi32(part)) };
     }
 }
 
 /// Writes the characters whose leads are set in `leads` (a prefix of the
-/// block's leads), in order, to `out`. Returns how many.
+/// block's leads), in order, to `out` in the form. Returns the units
+/// written.
 ///
 /// # Safety
-/// `out` has room for `leads.count_ones()` code points.
+/// `out` has room for those characters' units.
 #[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2")]
 #[inline]
-unsafe fn emit(block: __m512i, next: __m512i, leads: u64, all_ascii: bool, out: *mut u32) -> usize {
+unsafe fn emit<const UTF16: bool, const SWAP: bool>(
+    block: __m512i,
+    next: __m512i,
+    leads: u64,
+    all_ascii: bool,
+    out: *mut u8,
+) -> usize {
+    let unit = if UTF16 { 2 } else { 4 };
     let n = leads.count_ones() as usize;
     if all_ascii {
         // Every byte is a character and `leads` is a prefix of the block.
         for (k, part) in quarters(block).into_iter().enumerate().take(n.div_ceil(16)) {
             let lanes = (leads >> (16 * k)) as u16;
             // SAFETY: the lanes written are leads 16k.. within the n that fit.
-            unsafe { store_lanes(out.add(16 * k), lanes, _mm512_cvtepu8_epi32(part)) };
+            unsafe {
+                store::<UTF16, SWAP>(out.add(16 * k * unit), lanes, _mm512_cvtepu8_epi32(part))
+            };
         }
         return n;
     }
@@ -197,28 +283,66 @@ unsafe fn emit(block: __m512i, next: __m512i, leads: u64, all_ascii: bool, out: 
             let lanes = _mm512_maskz_permutex2var_epi8(PAIR_BYTES, firsts, *pair, seconds);
             let scalars = assemble_short(lanes);
             // SAFETY: lanes beyond the n characters are masked off.
-            unsafe { store_lanes(out.add(16 * g), low_bits(n - 16 * g) as u16, scalars) };
+            unsafe {
+                store::<UTF16, SWAP>(out.add(16 * g * unit), low_bits(n - 16 * g) as u16, scalars)
+            };
         }
         return n;
     }
     let positions = _mm512_maskz_compress_epi8(leads, IOTA);
+    let mut written = 0;
     for (g, spread) in SPREAD.iter().enumerate().take(n.div_ceil(16)) {
         let index = _mm512_add_epi8(_mm512_permutexvar_epi8(*spread, positions), BYTE_IN_LANE);
         let scalars = assemble(_mm512_permutex2var_epi8(block, index, next));
         let lanes = low_bits(n - 16 * g) as u16;
-        // SAFETY: lanes beyond the n characters are masked off.
-        unsafe { store_lanes(out.add(16 * g), lanes, scalars) };
+        // SAFETY: lanes beyond the n characters are masked off; the units
+        // before them were counted in `written`.
+        written += unsafe { store::<UTF16, SWAP>(out.add(written * unit), lanes, scalars) };
     }
-    n
+    written
 }
 
-/// Decodes the longest valid prefix of `src`.
+/// Decodes the longest valid prefix of `src` to UCS-4.
 ///
 /// # Safety
 /// The CPU must support the enabled features; `out` points to `cap`
 /// writable code points.
 #[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,popcnt,bmi1")]
 pub(super) unsafe fn decode(src: &[u8], out: *mut u32, cap: usize) -> FastStop {
+    // SAFETY: the caller's promises, with 4-byte units.
+    unsafe { decode_into::<false, false>(src, out.cast(), cap) }
+}
+
+/// Decodes the longest valid prefix of `src` to UTF-16, byte-swapped with
+/// `swap`. A character above U+FFFF takes two units, written together.
+///
+/// # Safety
+/// The CPU must support the enabled features; `out` points to `cap`
+/// writable units.
+#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,popcnt,bmi1")]
+pub(super) unsafe fn decode_utf16(src: &[u8], out: *mut u16, cap: usize, swap: bool) -> FastStop {
+    // SAFETY: the caller's promises, with 2-byte units.
+    unsafe {
+        if swap {
+            decode_into::<true, true>(src, out.cast(), cap)
+        } else {
+            decode_into::<true, false>(src, out.cast(), cap)
+        }
+    }
+}
+
+/// The decoder, writing units of the form (`UTF16`, `SWAP`: see [`store`]).
+/// `cap` and `written` count units.
+///
+/// # Safety
+/// As for [`decode`], with `out` pointing to `cap` units of the form.
+#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,popcnt,bmi1")]
+unsafe fn decode_into<const UTF16: bool, const SWAP: bool>(
+    src: &[u8],
+    out: *mut u8,
+    cap: usize,
+) -> FastStop {
+    let unit = if UTF16 { 2 } else { 4 };
     let (ptr, len) = (src.as_ptr(), src.len());
     let mut written = 0usize;
     if len == 0 {
@@ -251,7 +375,7 @@ pub(super) unsafe fn decode(src: &[u8], out: *mut u32, cap: usize) -> FastStop {
                     break;
                 }
                 // SAFETY: room for 64 was checked just above.
-                unsafe { widen_block(block, out.add(written)) };
+                unsafe { widen_block::<UTF16, SWAP>(block, out.add(written * unit)) };
                 written += 64;
                 i += 64;
                 block = following;
@@ -289,7 +413,13 @@ pub(super) unsafe fn decode(src: &[u8], out: *mut u32, cap: usize) -> FastStop {
             debug_assert!(q >= i);
             leads &= low_bits(q - i);
         }
-        let n = leads.count_ones() as usize;
+        // Units: one a character, two for a 4-byte one in UTF-16.
+        let n = if UTF16 {
+            let fours = _mm512_cmpge_epu8_mask(block, _mm512_set1_epi8(0xF0u8 as i8)) & leads;
+            (leads.count_ones() + fours.count_ones()) as usize
+        } else {
+            leads.count_ones() as usize
+        };
         if cap - written < n {
             let read = if leads == 0 {
                 i
@@ -302,8 +432,10 @@ pub(super) unsafe fn decode(src: &[u8], out: *mut u32, cap: usize) -> FastStop {
                 flagged: None,
             };
         }
-        // SAFETY: room for n code points was checked just above.
-        written += unsafe { emit(block, next, leads, block_ascii, out.add(written)) };
+        // SAFETY: room for n units was checked just above.
+        written += unsafe {
+            emit::<UTF16, SWAP>(block, next, leads, block_ascii, out.add(written * unit))
+        };
         if let Some(e) = error {
             return FastStop {
                 read: restart_point(src, e),

@@ -19,6 +19,7 @@ static KERNELS: Kernels = {
     let table = Table {
         validate: utf8::validate,
         decode: decode::decode,
+        decode_utf16: Some(decode::decode_utf16),
         count: utf8::count,
         encode: ucs4::encode,
         encoded_len: ucs4::encoded_len,

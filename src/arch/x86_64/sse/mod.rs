@@ -17,6 +17,7 @@ static KERNELS: Kernels = {
     let table = Table {
         validate: utf8::validate::<false>,
         decode: decode::decode,
+        decode_utf16: None,
         count: utf8::validate::<true>,
         encode: ucs4::encode,
         encoded_len: ucs4::encoded_len,

@@ -1,0 +1,130 @@
+//! The element-wise loops between the chunk buffer and the caller's form,
+//! written once in plain Rust ([`generic`]) and compiled again for each
+//! vector tier with `#[target_feature]`, so the compiler vectorises them with
+//! that tier's full width. Each loop is branch-free over its slice (a
+//! reduction first, then the copy), which is what lets it vectorise.
+
+use crate::{Engine, Tier};
+
+/// The plain loops; `#[inline(always)]` so each tier's copy is compiled
+/// with that tier's features.
+mod generic {
+    /// Writes `cps` (all below 0x10000, checked first) as units into `dst`
+    /// (at least as long); `false`, with nothing written, if some are not.
+    #[inline(always)]
+    pub fn narrow_bmp(cps: &[u32], dst: &mut [u16], swap: bool) -> bool {
+        if cps.iter().fold(0, |acc, &c| acc | c) >= 0x1_0000 {
+            return false;
+        }
+        let dst = &mut dst[..cps.len()];
+        if swap {
+            for (d, &c) in dst.iter_mut().zip(cps) {
+                *d = (c as u16).swap_bytes();
+            }
+        } else {
+            for (d, &c) in dst.iter_mut().zip(cps) {
+                *d = c as u16;
+            }
+        }
+        true
+    }
+
+    /// Writes `cps` as Latin-1 bytes into `dst` (at least as long): a code
+    /// point above 0xFF becomes `replacement`, or with `None` ends the copy.
+    /// Returns how many were written.
+    #[inline(always)]
+    pub fn narrow_latin1(cps: &[u32], dst: &mut [u8], replacement: Option<u8>) -> usize {
+        let n = match replacement {
+            Some(_) => cps.len(),
+            None if cps.iter().fold(0, |acc, &c| acc | c) <= 0xFF => cps.len(),
+            None => cps.iter().position(|&c| c > 0xFF).unwrap_or(cps.len()),
+        };
+        let r = replacement.unwrap_or(0);
+        for (d, &c) in dst[..n].iter_mut().zip(&cps[..n]) {
+            *d = if c <= 0xFF { c as u8 } else { r };
+        }
+        n
+    }
+
+    /// Whether `units` holds a surrogate (in `swap`ped order or not).
+    #[inline(always)]
+    pub fn has_surrogate(units: &[u16], swap: bool) -> bool {
+        units.iter().fold(false, |acc, &u| {
+            let u = if swap { u.swap_bytes() } else { u };
+            acc | (u & 0xF800 == 0xD800)
+        })
+    }
+
+    /// Zero-extends `units` into `dst` (at least as long).
+    #[inline(always)]
+    pub fn widen_u16(units: &[u16], dst: &mut [u32], swap: bool) {
+        for (d, &u) in dst[..units.len()].iter_mut().zip(units) {
+            *d = u32::from(if swap { u.swap_bytes() } else { u });
+        }
+    }
+
+    /// Zero-extends `bytes` into `dst` (at least as long).
+    #[inline(always)]
+    pub fn widen_u8(bytes: &[u8], dst: &mut [u32]) {
+        for (d, &b) in dst[..bytes.len()].iter_mut().zip(bytes) {
+            *d = u32::from(b);
+        }
+    }
+
+    #[inline(always)]
+    pub fn utf8_stats(src: &[u8]) -> super::super::sizes::Utf8Stats {
+        super::super::sizes::utf8_stats(src)
+    }
+
+    #[inline(always)]
+    pub fn utf8_len_of_utf16(src: &[u16], swap: bool) -> usize {
+        super::super::sizes::utf8_len_of_utf16(src, swap)
+    }
+}
+
+/// For each loop: a function taking the engine first, which runs that tier's
+/// compilation of the loop.
+macro_rules! per_tier {
+    ($(fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty;)*) => {$(
+        #[inline]
+        pub(crate) fn $name(engine: &Engine, $($arg: $ty),*) -> $ret {
+            #[cfg(target_arch = "x86_64")]
+            {
+                #[target_feature(enable = "avx512f,avx512bw")]
+                unsafe fn avx512($($arg: $ty),*) -> $ret {
+                    generic::$name($($arg),*)
+                }
+                #[target_feature(enable = "avx2")]
+                unsafe fn avx2($($arg: $ty),*) -> $ret {
+                    generic::$name($($arg),*)
+                }
+                #[target_feature(enable = "sse4.1")]
+                unsafe fn sse41($($arg: $ty),*) -> $ret {
+                    generic::$name($($arg),*)
+                }
+                match engine.tier() {
+                    // SAFETY: an engine of a tier exists only on a CPU with
+                    // the tier's features (`Engine::new`), which include
+                    // these.
+                    Tier::Avx512 => return unsafe { avx512($($arg),*) },
+                    // SAFETY: as above.
+                    Tier::Avx2 => return unsafe { avx2($($arg),*) },
+                    // SAFETY: as above.
+                    Tier::Sse42 => return unsafe { sse41($($arg),*) },
+                    _ => {}
+                }
+            }
+            generic::$name($($arg),*)
+        }
+    )*};
+}
+
+per_tier! {
+    fn narrow_bmp(cps: &[u32], dst: &mut [u16], swap: bool) -> bool;
+    fn narrow_latin1(cps: &[u32], dst: &mut [u8], replacement: Option<u8>) -> usize;
+    fn has_surrogate(units: &[u16], swap: bool) -> bool;
+    fn widen_u16(units: &[u16], dst: &mut [u32], swap: bool) -> ();
+    fn widen_u8(bytes: &[u8], dst: &mut [u32]) -> ();
+    fn utf8_stats(src: &[u8]) -> super::sizes::Utf8Stats;
+    fn utf8_len_of_utf16(src: &[u16], swap: bool) -> usize;
+}
