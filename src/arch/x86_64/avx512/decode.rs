@@ -89,6 +89,31 @@ const fn pair(g: usize) -> __m512i {
     bytes(idx)
 }
 const PAIR: [__m512i; 4] = [pair(0), pair(1), pair(2), pair(3)];
+
+/// For half `h` of a block's leads (compressed) and the bytes after them:
+/// 16-bit lane `j` takes lead `32h+j` and its next byte.
+const fn pair16(h: usize) -> __m512i {
+    let mut idx = [0u8; 64];
+    let mut j = 0;
+    while j < 32 {
+        idx[2 * j] = (32 * h + j) as u8;
+        idx[2 * j + 1] = (64 + 32 * h + j) as u8;
+        j += 1;
+    }
+    bytes(idx)
+}
+const PAIR16: [__m512i; 2] = [pair16(0), pair16(1)];
+
+/// The low 16-bit halves of the 32-bit lanes of two vectors (VPERMT2W).
+const EVEN_WORDS: __m512i = {
+    let mut idx = [0u8; 64];
+    let mut j = 0;
+    while j < 32 {
+        idx[2 * j] = (2 * j) as u8;
+        j += 1;
+    }
+    bytes(idx)
+};
 const PAIR_BYTES: u64 = 0x3333_3333_3333_3333;
 
 /// By the lead's count of leading ones (0, 2, 3, 4): which payload bits of
@@ -126,6 +151,38 @@ fn assemble_short(x: __m512i) -> __m512i {
     );
     let ascii = _mm512_testn_epi32_mask(x, _mm512_set1_epi32(0x80));
     _mm512_mask_and_epi32(two, ascii, x, _mm512_set1_epi32(0x7F))
+}
+
+/// 32 UTF-16 units below U+0800 from 32 16-bit lanes each holding a lead
+/// byte (low) and the byte after it (high).
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn assemble_short16(x: __m512i) -> __m512i {
+    let two = _mm512_ternarylogic_epi32::<0xE4>(
+        _mm512_slli_epi16::<6>(x),
+        _mm512_srli_epi16::<8>(x),
+        _mm512_set1_epi16(0x7C0),
+    );
+    let ascii = _mm512_testn_epi16_mask(x, _mm512_set1_epi16(0x80));
+    _mm512_mask_mov_epi16(two, ascii, _mm512_and_si512(x, _mm512_set1_epi16(0x7F)))
+}
+
+/// Stores the first `n` (at most 32) of the 16-bit lanes of `units` at
+/// `out`, byte-swapped with `SWAP`.
+///
+/// # Safety
+/// `out` has room for `n` units.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn store_units<const SWAP: bool>(out: *mut u8, n: usize, units: __m512i) {
+    let units = if SWAP { swap16(units) } else { units };
+    if n >= 32 {
+        // SAFETY: room for 32 units.
+        unsafe { _mm512_storeu_si512(out.cast(), units) }
+    } else {
+        // SAFETY: only the first `n` units are written.
+        unsafe { _mm512_mask_storeu_epi16(out.cast(), low_bits(n) as u32, units) }
+    }
 }
 
 /// Stores the `lanes` of `v` at `out`: a plain store when all 16 are wanted.
@@ -171,8 +228,17 @@ unsafe fn store<const UTF16: bool, const SWAP: bool>(out: *mut u8, lanes: u16, v
     let high = _mm512_mask_cmpge_epu32_mask(lanes, v, _mm512_set1_epi32(0x1_0000));
     if high == 0 {
         let v = if SWAP { swap16(v) } else { v };
-        // SAFETY: VPMOVDW writes only the `lanes`, 2 bytes each.
-        unsafe { _mm512_mask_cvtepi32_storeu_epi16(out.cast(), lanes, v) };
+        // Narrowed in a register: VPMOVDW straight to memory is slow on Zen.
+        let units = _mm512_cvtepi32_epi16(v);
+        if lanes == u16::MAX {
+            // SAFETY: room for all 16 units.
+            unsafe { _mm256_storeu_si256(out.cast(), units) };
+        } else {
+            // SAFETY: only the `m` wanted units are written.
+            unsafe {
+                _mm512_mask_storeu_epi16(out.cast(), low_bits(m) as u32, _mm512_castsi256_si512(units))
+            };
+        }
         return m;
     }
     // Each lane becomes its unit in the low half and, above U+FFFF, the low
@@ -275,10 +341,19 @@ unsafe fn emit<const UTF16: bool, const SWAP: bool>(
     }
     if _mm512_cmpge_epu8_mask(block, _mm512_set1_epi8(0xE0u8 as i8)) == 0 {
         // One- and two-byte characters only: compress the leads and the
-        // bytes after them, then pair them up 16 at a time.
+        // bytes after them, then pair them up 16 at a time (32 for UTF-16,
+        // whose units are as wide as a lead and its next byte).
         let firsts = _mm512_maskz_compress_epi8(leads, block);
         let seconds =
             _mm512_maskz_compress_epi8(leads, _mm512_permutex2var_epi8(block, NEXT_BYTES, next));
+        if UTF16 {
+            for (h, pair) in PAIR16.iter().enumerate().take(n.div_ceil(32)) {
+                let units = assemble_short16(_mm512_permutex2var_epi8(firsts, *pair, seconds));
+                // SAFETY: units beyond the n characters are not written.
+                unsafe { store_units::<SWAP>(out.add(64 * h), n - 32 * h, units) };
+            }
+            return n;
+        }
         for (g, pair) in PAIR.iter().enumerate().take(n.div_ceil(16)) {
             let lanes = _mm512_maskz_permutex2var_epi8(PAIR_BYTES, firsts, *pair, seconds);
             let scalars = assemble_short(lanes);
@@ -290,6 +365,25 @@ unsafe fn emit<const UTF16: bool, const SWAP: bool>(
         return n;
     }
     let positions = _mm512_maskz_compress_epi8(leads, IOTA);
+    let gather = |g: usize| {
+        let index = _mm512_add_epi8(_mm512_permutexvar_epi8(SPREAD[g], positions), BYTE_IN_LANE);
+        assemble(_mm512_permutex2var_epi8(block, index, next))
+    };
+    let fours = _mm512_cmpge_epu8_mask(block, _mm512_set1_epi8(0xF0u8 as i8)) & leads;
+    if UTF16 && fours == 0 {
+        // All in the BMP: two groups' low halves make 32 units.
+        for h in 0..n.div_ceil(32) {
+            let second = if n > 32 * h + 16 {
+                gather(2 * h + 1)
+            } else {
+                _mm512_setzero_si512()
+            };
+            let units = _mm512_permutex2var_epi16(gather(2 * h), EVEN_WORDS, second);
+            // SAFETY: units beyond the n characters are not written.
+            unsafe { store_units::<SWAP>(out.add(64 * h), n - 32 * h, units) };
+        }
+        return n;
+    }
     let mut written = 0;
     for (g, spread) in SPREAD.iter().enumerate().take(n.div_ceil(16)) {
         let index = _mm512_add_epi8(_mm512_permutexvar_epi8(*spread, positions), BYTE_IN_LANE);
