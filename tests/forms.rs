@@ -324,13 +324,15 @@ fn every_scalar_through_utf16_both_ways_on_every_tier() {
 }
 
 /// Every UTF-16 input of one unit, and every two-unit input in which either
-/// unit is a surrogate, against `char::decode_utf16` (strict, pairing,
-/// escape) and `String::from_utf16_lossy` (replace), with and without more
-/// input; plus a random sample of the other pairs.
+/// unit is a surrogate, against `char::decode_utf16`: the replace policy
+/// (`String::from_utf16_lossy`'s output) and validation for all of them;
+/// every policy, with and without more input, for one unit and for the
+/// pairs whose other unit is a surrogate or one of a sample; plus random
+/// pairs.
 #[test]
 fn every_one_unit_and_surrogate_pair_input() {
-    let engine = Engine::best();
-    let check = |src: &[u16], out: &mut [u8; 8]| {
+    fn check_all(src: &[u16], out: &mut [u8; 8]) {
+        let engine = Engine::best();
         for policy in [
             EncodePolicy::Strict,
             EncodePolicy::Replace('\u{FFFD}'),
@@ -341,47 +343,72 @@ fn every_one_unit_and_surrogate_pair_input() {
                 let got = engine.encode_utf16(src, out, policy, ByteOrder::Native, more);
                 assert_eq!(got, want, "{src:04X?} {policy:?} more={more}");
                 assert_eq!(&out[..got.written], &bytes[..], "{src:04X?} {policy:?}");
-                if policy == EncodePolicy::Replace('\u{FFFD}') && !more {
-                    assert_eq!(
-                        &out[..got.written],
-                        String::from_utf16_lossy(src).as_bytes()
-                    );
-                }
             }
         }
+        check_lossy(src, out);
+    }
+    /// The replace policy and validation, with an allocation-free oracle.
+    fn check_lossy(src: &[u16], out: &mut [u8; 8]) {
+        let engine = Engine::best();
+        let mut want = [0u8; 8];
+        let (mut n, mut first_bad, mut at) = (0, None, 0);
+        for item in char::decode_utf16(src.iter().copied()) {
+            let c = item.as_ref().map_or('\u{FFFD}', |c| *c);
+            if item.is_err() && first_bad.is_none() {
+                first_bad = Some(at);
+            }
+            at += item.map_or(1, |c| c.len_utf16());
+            n += c.encode_utf8(&mut want[n..]).len();
+        }
+        let got = engine.encode_utf16(
+            src,
+            out,
+            EncodePolicy::Replace('\u{FFFD}'),
+            ByteOrder::Native,
+            false,
+        );
+        assert_eq!(
+            (got.status, got.read),
+            (Status::Done, src.len()),
+            "{src:04X?}"
+        );
+        assert_eq!(&out[..got.written], &want[..n], "{src:04X?}");
         let v = engine.validate_utf16(src, ByteOrder::Native, false);
-        let first_bad = char::decode_utf16(src.iter().copied())
-            .scan(0, |at, r| {
-                let here = *at;
-                *at += r.as_ref().map_or(1, |c| c.len_utf16());
-                Some((here, r.is_err()))
-            })
-            .find(|&(_, bad)| bad)
-            .map(|(at, _)| at);
         assert_eq!(v.status == Status::Done, first_bad.is_none(), "{src:04X?}");
         assert_eq!(v.read, first_bad.unwrap_or(src.len()), "{src:04X?}");
-    };
-    let mut out = [0u8; 8];
-    let mut checked = 0u64;
-    for a in 0..=0xFFFFu16 {
-        check(&[a], &mut out);
-        checked += 1;
     }
-    let surrogates = 0xD800..=0xDFFFu16;
-    for s in surrogates {
-        for other in 0..=0xFFFFu16 {
-            check(&[s, other], &mut out);
-            check(&[other, s], &mut out);
-            checked += 2;
-        }
+    let mut out = [0u8; 8];
+    for a in 0..=0xFFFFu16 {
+        check_all(&[a], &mut out);
     }
     let mut rng = Rng::new(16);
+    let sample: Vec<u16> = (0..4096).map(|_| rng.next_u32() as u16).collect();
+    let surrogates: Vec<u16> = (0xD800..=0xDFFFu16).collect();
+    std::thread::scope(|scope| {
+        for part in surrogates.chunks(1024) {
+            let sample = &sample;
+            scope.spawn(move || {
+                let mut out = [0u8; 8];
+                for &s in part {
+                    for other in 0..=0xFFFFu16 {
+                        check_lossy(&[s, other], &mut out);
+                        check_lossy(&[other, s], &mut out);
+                    }
+                    for &other in sample
+                        .iter()
+                        .chain(&[0xD800, 0xDBFF, 0xDC00, 0xDC80, 0xDCFF, 0xDFFF])
+                    {
+                        check_all(&[s, other], &mut out);
+                        check_all(&[other, s], &mut out);
+                    }
+                }
+            });
+        }
+    });
     for _ in 0..1_000_000 {
         let pair = [rng.next_u32() as u16, rng.next_u32() as u16];
-        check(&pair, &mut out);
-        checked += 1;
+        check_lossy(&pair, &mut out);
     }
-    eprintln!("UTF-16 inputs of 1 and 2 units: {checked}");
 }
 
 /// Every input of up to 3 bytes, and every 4-byte input led by F0..F4,

@@ -8,7 +8,10 @@
 //! separately gives exactly the whole-input output), applying the policy,
 //! and the kernel resumes after it. The window is at most a handful of bytes.
 
-use super::kernels::{DecodeKernel, DecodeU16Kernel, EncodeKernel, Fast, ScanKernel, WidenKernel, WIDEN_MAX};
+use super::kernels::{
+    DecodeKernel, DecodeU16Kernel, EncodeKernel, EncodeU16Kernel, Fast, ScanKernel, WidenKernel,
+    WIDEN_MAX,
+};
 use super::{FastStop, Kernels};
 use crate::scalar::boundary::next_boundary;
 use crate::scalar::prefix;
@@ -473,4 +476,56 @@ pub(crate) fn encoded_len(k: &Kernels, src: &[u32], policy: EncodePolicy) -> Pro
         policy,
     };
     run(src, &mut out, |i| i + 1)
+}
+
+struct EncodeUtf16<'a> {
+    fast: Fast<EncodeU16Kernel>,
+    dst: &'a mut [u8],
+    written: usize,
+    policy: EncodePolicy,
+    order: ByteOrder,
+    more_input: bool,
+}
+
+impl Output<u16> for EncodeUtf16<'_> {
+    fn fast(&mut self, src: &[u16]) -> FastStop {
+        let stop = self
+            .fast
+            .run(src, &mut self.dst[self.written..], self.order.swaps());
+        self.written += stop.written;
+        stop
+    }
+    fn scalar(&mut self, src: &[u16], last: bool) -> Progress {
+        let mut sink = SliceSink::new(&mut self.dst[self.written..]);
+        let more = self.more_input && last;
+        let p = crate::scalar::utf16::encode(src, &mut sink, self.policy, self.order, more);
+        self.written += p.written;
+        p
+    }
+    fn written(&self) -> usize {
+        self.written
+    }
+}
+
+/// UTF-16 to UTF-8 with the tier's own kernel, if it has one. An unpaired
+/// surrogate the kernel flags is handled alone by the scalar core (it is
+/// unpaired, so its window is the one unit).
+pub(crate) fn encode_utf16(
+    k: &Kernels,
+    src: &[u16],
+    dst: &mut [u8],
+    policy: EncodePolicy,
+    order: ByteOrder,
+    more_input: bool,
+) -> Option<Progress> {
+    let fast = k.encode_utf16()?;
+    let mut out = EncodeUtf16 {
+        fast,
+        dst,
+        written: 0,
+        policy,
+        order,
+        more_input,
+    };
+    Some(run(src, &mut out, |i| i + 1))
 }

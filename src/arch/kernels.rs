@@ -16,6 +16,10 @@ pub(crate) type DecodeKernel = unsafe fn(src: &[u8], out: *mut u32, cap: usize) 
 /// byte-swapped if the flag says so; a surrogate pair is written whole.
 pub(crate) type DecodeU16Kernel =
     unsafe fn(src: &[u8], out: *mut u16, cap: usize, swap: bool) -> FastStop;
+/// Encodes the UTF-16 `src` (byte-swapped if the flag says so) up to its
+/// first unpaired surrogate into the `cap` bytes at `out`.
+pub(crate) type EncodeU16Kernel =
+    unsafe fn(src: &[u16], out: *mut u8, cap: usize, swap: bool) -> FastStop;
 /// Encodes a valid prefix of `src` into the `cap` bytes at `out`.
 pub(crate) type EncodeKernel = unsafe fn(src: &[u32], out: *mut u8, cap: usize) -> FastStop;
 /// Validates, counts or measures a valid prefix of `src`.
@@ -42,6 +46,7 @@ pub(crate) struct Kernels {
     decode_utf16: Option<DecodeU16Kernel>,
     count: Option<ScanKernel<u8>>,
     encode: Option<EncodeKernel>,
+    encode_utf16: Option<EncodeU16Kernel>,
     encoded_len: Option<ScanKernel<u32>>,
     count_leads: Option<LeadsKernel>,
     widen: Option<WidenKernel>,
@@ -55,6 +60,8 @@ pub(crate) struct Table {
     pub decode_utf16: Option<DecodeU16Kernel>,
     pub count: ScanKernel<u8>,
     pub encode: EncodeKernel,
+    /// Not every tier has one yet: `None` encodes through UCS-4.
+    pub encode_utf16: Option<EncodeU16Kernel>,
     pub encoded_len: ScanKernel<u32>,
     pub count_leads: LeadsKernel,
     pub widen: WidenKernel,
@@ -68,6 +75,7 @@ pub(crate) static SCALAR: Kernels = Kernels {
     decode_utf16: None,
     count: None,
     encode: None,
+    encode_utf16: None,
     encoded_len: None,
     count_leads: None,
     widen: None,
@@ -88,6 +96,7 @@ impl Kernels {
             decode_utf16: t.decode_utf16,
             count: Some(t.count),
             encode: Some(t.encode),
+            encode_utf16: t.encode_utf16,
             encoded_len: Some(t.encoded_len),
             count_leads: Some(t.count_leads),
             widen: Some(t.widen),
@@ -121,6 +130,11 @@ impl Kernels {
     #[inline(always)]
     pub(crate) fn encode(&self) -> Option<Fast<EncodeKernel>> {
         self.encode.map(Fast)
+    }
+
+    #[inline(always)]
+    pub(crate) fn encode_utf16(&self) -> Option<Fast<EncodeU16Kernel>> {
+        self.encode_utf16.map(Fast)
     }
 
     #[inline(always)]
@@ -172,6 +186,14 @@ impl Fast<EncodeKernel> {
     pub(crate) fn run(self, src: &[u32], dst: &mut [u8]) -> FastStop {
         // SAFETY: see above.
         unsafe { (self.0)(src, dst.as_mut_ptr(), dst.len()) }
+    }
+}
+
+impl Fast<EncodeU16Kernel> {
+    #[inline(always)]
+    pub(crate) fn run(self, src: &[u16], dst: &mut [u8], swap: bool) -> FastStop {
+        // SAFETY: see above.
+        unsafe { (self.0)(src, dst.as_mut_ptr(), dst.len(), swap) }
     }
 }
 

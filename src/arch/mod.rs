@@ -278,6 +278,19 @@ impl Engine {
         driver::decode_utf16(self.kernels, src, dst, policy, order, more_input)
     }
 
+    /// UTF-16 to UTF-8 with this tier's own kernel, or `None` if it has
+    /// none (`forms` then encodes through UCS-4).
+    pub(crate) fn encode_utf16_kernel(
+        &self,
+        src: &[u16],
+        dst: &mut [u8],
+        policy: EncodePolicy,
+        order: crate::ByteOrder,
+        more_input: bool,
+    ) -> Option<Progress> {
+        driver::encode_utf16(self.kernels, src, dst, policy, order, more_input)
+    }
+
     /// See [`crate::count`].
     pub fn count(&self, src: &[u8], policy: Policy, more_input: bool) -> Progress {
         driver::count(self.kernels, src, policy, more_input)

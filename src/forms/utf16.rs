@@ -112,6 +112,9 @@ impl Engine {
         if is_reference(self) {
             return reference::encode(src, &mut SliceSink::new(dst), policy, order, more_input);
         }
+        if let Some(p) = self.encode_utf16_kernel(src, dst, policy, order, more_input) {
+            return p;
+        }
         let mut written = 0;
         encode_chunks(self, src, order, more_input, |cps| {
             let p = self.encode(cps, &mut dst[written..], policy);

@@ -34,6 +34,7 @@ static KERNELS: Kernels = {
         decode_utf16: None,
         count: utf8::count,
         encode: ucs4::encode::<false>,
+        encode_utf16: None,
         encoded_len: ucs4::measure,
         count_leads: utf8::count_leads,
         widen: super::widen::avx2,

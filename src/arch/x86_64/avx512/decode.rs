@@ -218,7 +218,11 @@ fn swap16(v: __m512i) -> __m512i {
 /// `out` has room for that many units of the form.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2")]
 #[inline]
-unsafe fn store<const UTF16: bool, const SWAP: bool>(out: *mut u8, lanes: u16, v: __m512i) -> usize {
+unsafe fn store<const UTF16: bool, const SWAP: bool>(
+    out: *mut u8,
+    lanes: u16,
+    v: __m512i,
+) -> usize {
     let m = lanes.count_ones() as usize;
     if !UTF16 {
         // SAFETY: room for the `m` lanes, per the caller.
@@ -236,7 +240,11 @@ unsafe fn store<const UTF16: bool, const SWAP: bool>(out: *mut u8, lanes: u16, v
         } else {
             // SAFETY: only the `m` wanted units are written.
             unsafe {
-                _mm512_mask_storeu_epi16(out.cast(), low_bits(m) as u32, _mm512_castsi256_si512(units))
+                _mm512_mask_storeu_epi16(
+                    out.cast(),
+                    low_bits(m) as u32,
+                    _mm512_castsi256_si512(units),
+                )
             };
         }
         return m;
@@ -246,13 +254,18 @@ unsafe fn store<const UTF16: bool, const SWAP: bool>(out: *mut u8, lanes: u16, v
     // compressing the 32 halves drops the empty high halves of the others.
     let s = _mm512_sub_epi32(v, _mm512_set1_epi32(0x1_0000));
     let hi = _mm512_or_si512(_mm512_srli_epi32::<10>(s), _mm512_set1_epi32(0xD800));
-    let lo = _mm512_ternarylogic_epi32::<0xEA>(s, _mm512_set1_epi32(0x3FF), _mm512_set1_epi32(0xDC00));
+    let lo =
+        _mm512_ternarylogic_epi32::<0xEA>(s, _mm512_set1_epi32(0x3FF), _mm512_set1_epi32(0xDC00));
     let pairs = _mm512_or_si512(hi, _mm512_slli_epi32::<16>(lo));
     let units = _mm512_mask_mov_epi32(v, high, pairs);
     let units = if SWAP { swap16(units) } else { units };
     // Keep the low half of every wanted lane, and the high half of the
     // lanes above U+FFFF.
-    let wanted = if m == 16 { u32::MAX } else { (1u32 << (2 * m)) - 1 };
+    let wanted = if m == 16 {
+        u32::MAX
+    } else {
+        (1u32 << (2 * m)) - 1
+    };
     let keep = (0x5555_5555 | spread_high(high)) & wanted;
     let n = keep.count_ones() as usize;
     let packed = _mm512_maskz_compress_epi16(keep, units);
@@ -299,7 +312,11 @@ unsafe fn widen_block<const UTF16: bool, const SWAP: bool>(block: __m512i, out: 
                 _mm512_extracti64x4_epi64::<1>(block)
             };
             let units = _mm512_cvtepu8_epi16(half);
-            let units = if SWAP { _mm512_slli_epi16::<8>(units) } else { units };
+            let units = if SWAP {
+                _mm512_slli_epi16::<8>(units)
+            } else {
+                units
+            };
             // SAFETY: units 32k..32k+32 of the 64 the caller has room for.
             unsafe { _mm512_storeu_si512(out.add(64 * k).cast(), units) };
         }

@@ -11,6 +11,7 @@
 
 mod decode;
 mod ucs4;
+mod utf16;
 mod utf8;
 
 use crate::arch::{Kernels, Table, Tier};
@@ -22,6 +23,7 @@ static KERNELS: Kernels = {
         decode_utf16: Some(decode::decode_utf16),
         count: utf8::count,
         encode: ucs4::encode,
+        encode_utf16: Some(utf16::encode_utf16),
         encoded_len: ucs4::encoded_len,
         count_leads: utf8::count_leads,
         widen: super::widen::avx512,

@@ -85,7 +85,7 @@ const PACK_LOW_BYTES: __m512i = {
 };
 
 #[inline(always)]
-fn low_bits(n: u32) -> u64 {
+pub(super) fn low_bits(n: u32) -> u64 {
     if n >= 64 {
         u64::MAX
     } else {
@@ -185,14 +185,7 @@ pub(super) unsafe fn encode(src: &[u32], out: *mut u8, cap: usize) -> FastStop {
         } else {
             (1u16 << bad.trailing_zeros()) - 1
         };
-        let lz = _mm512_lzcnt_epi32(units);
-        let start = _mm512_permutex2var_epi32(FIELD_START[0], lz, FIELD_START[1]);
-        let fields = _mm512_multishift_epi64_epi8(_mm512_add_epi8(start, ODD_DWORD_OFFSET), units);
-        let payload = _mm512_maskz_permutex2var_epi32(good, PAYLOAD[0], lz, PAYLOAD[1]);
-        let markers = _mm512_permutex2var_epi32(MARKERS[0], lz, MARKERS[1]);
-        // (fields & payload) | markers
-        let encoded = _mm512_ternarylogic_epi32::<0xEA>(fields, payload, markers);
-        let used = _mm512_test_epi8_mask(payload, payload);
+        let (encoded, used) = utf8_lanes(units, good);
         let total = used.count_ones();
         if cap - written < total as usize {
             return FastStop {
@@ -241,6 +234,18 @@ unsafe fn encode_short_pairs(a: __m512i, b: __m512i, out: *mut u8) -> usize {
         unsafe { transmute(q) }
     };
     let units = _mm512_permutexvar_epi64(IN_ORDER, _mm512_packus_epi32(a, b));
+    // SAFETY: the caller's promise.
+    unsafe { encode_short_units(units, out) }
+}
+
+/// Encodes the 32 16-bit lanes of `units`, all below U+0800. Returns the
+/// bytes written.
+///
+/// # Safety
+/// `out` has room for 64 bytes.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
+#[inline]
+pub(super) unsafe fn encode_short_units(units: __m512i, out: *mut u8) -> usize {
     let set1w = |v: u16| _mm512_set1_epi16(v as i16);
     let ascii = _mm512_cmplt_epu16_mask(units, set1w(0x80));
     // 110xxxxx 10xxxxxx, lead in the low byte.
@@ -260,6 +265,21 @@ unsafe fn encode_short_pairs(a: __m512i, b: __m512i, out: *mut u8) -> usize {
     // SAFETY: `total` <= 64 bytes, which the caller provides.
     unsafe { _mm512_mask_storeu_epi8(out.cast(), low_bits(total), packed) };
     total as usize
+}
+
+/// The UTF-8 of the scalars in the `keep` lanes of `units`, in each lane's
+/// bytes lead lowest, and which bytes are used (other lanes use none).
+#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi")]
+#[inline]
+pub(super) fn utf8_lanes(units: __m512i, keep: u16) -> (__m512i, u64) {
+    let lz = _mm512_lzcnt_epi32(units);
+    let start = _mm512_permutex2var_epi32(FIELD_START[0], lz, FIELD_START[1]);
+    let fields = _mm512_multishift_epi64_epi8(_mm512_add_epi8(start, ODD_DWORD_OFFSET), units);
+    let payload = _mm512_maskz_permutex2var_epi32(keep, PAYLOAD[0], lz, PAYLOAD[1]);
+    let markers = _mm512_permutex2var_epi32(MARKERS[0], lz, MARKERS[1]);
+    // (fields & payload) | markers
+    let encoded = _mm512_ternarylogic_epi32::<0xEA>(fields, payload, markers);
+    (encoded, _mm512_test_epi8_mask(payload, payload))
 }
 
 /// The UTF-8 length of each lane of `units` in `lanes` (0 elsewhere).

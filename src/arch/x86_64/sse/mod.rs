@@ -20,6 +20,7 @@ static KERNELS: Kernels = {
         decode_utf16: None,
         count: utf8::validate::<true>,
         encode: ucs4::encode,
+        encode_utf16: None,
         encoded_len: ucs4::encoded_len,
         count_leads: utf8::count_leads,
         widen: super::widen::sse41,

@@ -1,0 +1,142 @@
+//! UTF-16 to UTF-8, 32 or 16 units a step.
+//!
+//! Runs of 32 units below U+0800 with no surrogate take 16-bit paths: all
+//! ASCII narrows with one VPMOVWB, otherwise the UCS-4 encoder's 16-bit pair
+//! path writes one or two bytes a unit. Other runs widen 16 units to 32-bit
+//! lanes and pair surrogates in place: a high surrogate in lane `j` followed
+//! by a low one in lane `j+1` becomes the scalar in lane `j`, and lane `j+1`
+//! writes no bytes; then the UCS-4 encoder's lane encoding
+//! ([`utf8_lanes`]) and one VPCOMPRESSB write the step. A step stops before
+//! an unpaired surrogate, which it flags for the scalar core's policy, and
+//! before a high surrogate in its last lane when more units follow, so
+//! that a pair is never split between steps.
+
+use core::arch::x86_64::*;
+
+use super::ucs4::{encode_short_units, low_bits, utf8_lanes};
+use crate::arch::FastStop;
+
+/// Encodes `src` (byte-swapped with `swap`) up to its first unpaired
+/// surrogate, which is reported as `flagged`.
+///
+/// # Safety
+/// The CPU must support the enabled features; `out` points to `cap` writable
+/// bytes.
+#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,popcnt,bmi1")]
+pub(super) unsafe fn encode_utf16(src: &[u16], out: *mut u8, cap: usize, swap: bool) -> FastStop {
+    // SAFETY: the caller's promises.
+    unsafe {
+        if swap {
+            encode::<true>(src, out, cap)
+        } else {
+            encode::<false>(src, out, cap)
+        }
+    }
+}
+
+#[target_feature(enable = "avx512bw")]
+#[inline]
+fn swap16(v: __m512i) -> __m512i {
+    _mm512_or_si512(_mm512_slli_epi16::<8>(v), _mm512_srli_epi16::<8>(v))
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,popcnt,bmi1")]
+unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> FastStop {
+    let (ptr, len) = (src.as_ptr(), src.len());
+    let (mut i, mut written) = (0usize, 0usize);
+    let w = |v: u16| _mm512_set1_epi16(v as i16);
+    while i < len {
+        let rest = len - i;
+        let lanes32 = if rest >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << rest) - 1
+        };
+        // SAFETY: the lanes cover only units i..len; masked-off lanes do
+        // not fault.
+        let raw = unsafe { _mm512_maskz_loadu_epi16(lanes32, ptr.add(i).cast()) };
+        let units = if SWAP { swap16(raw) } else { raw };
+        if rest >= 32 && cap - written >= 64 {
+            if _mm512_cmpge_epu16_mask(units, w(0x80)) == 0 {
+                // SAFETY: 32 bytes of the 64 checked.
+                unsafe {
+                    _mm256_storeu_si256(out.add(written).cast(), _mm512_cvtepi16_epi8(units))
+                };
+                written += 32;
+                i += 32;
+                continue;
+            }
+            if _mm512_cmpge_epu16_mask(units, w(0x800)) == 0 {
+                // SAFETY: at most 64 bytes, checked.
+                written += unsafe { encode_short_units(units, out.add(written)) };
+                i += 32;
+                continue;
+            }
+        }
+        // 16 units in 32-bit lanes, and the unit after them for pairing.
+        let lanes = lanes32 as u16;
+        let v = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(units));
+        let after = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64::<1>(units));
+        let kind = _mm512_and_si512(v, _mm512_set1_epi32(0xFC00));
+        let high = _mm512_mask_cmpeq_epi32_mask(lanes, kind, _mm512_set1_epi32(0xD800));
+        let low = _mm512_mask_cmpeq_epi32_mask(lanes, kind, _mm512_set1_epi32(0xDC00));
+        let (mut keep, mut step, mut bad) = (lanes, lanes.count_ones() as usize, None);
+        let mut scalars = v;
+        if high | low != 0 {
+            // A high surrogate in the last lane pairs with the unit after
+            // the step: leave it to the next step when there is one.
+            let (high, limit) = if high & 0x8000 != 0 && rest > 16 {
+                (high & 0x7FFF, 15usize)
+            } else {
+                (high, step)
+            };
+            let paired_high = high & (low >> 1);
+            let paired_low = paired_high << 1;
+            let unpaired =
+                (high | low) & !(paired_high | paired_low) & low_bits(limit as u32) as u16;
+            step = if unpaired != 0 {
+                unpaired.trailing_zeros() as usize
+            } else {
+                limit
+            };
+            if unpaired != 0 {
+                bad = Some(step);
+            }
+            // (high - 0xD800) << 10 + (low - 0xDC00) + 0x10000.
+            let next = _mm512_alignr_epi32::<1>(after, v);
+            let joined = _mm512_sub_epi32(
+                _mm512_add_epi32(_mm512_slli_epi32::<10>(v), next),
+                _mm512_set1_epi32(0x035F_DC00),
+            );
+            scalars = _mm512_mask_mov_epi32(v, paired_high, joined);
+            keep = low_bits(step as u32) as u16 & !paired_low;
+        }
+        let (encoded, used) = utf8_lanes(scalars, keep);
+        let total = used.count_ones() as usize;
+        if cap - written < total {
+            return FastStop {
+                read: i,
+                written,
+                flagged: None,
+            };
+        }
+        let packed = _mm512_maskz_compress_epi8(used, encoded);
+        // SAFETY: exactly `total` bytes, which fit (checked just above).
+        unsafe { _mm512_mask_storeu_epi8(out.add(written).cast(), low_bits(total as u32), packed) };
+        written += total;
+        i += step;
+        if let Some(at) = bad {
+            debug_assert_eq!(at, step);
+            return FastStop {
+                read: i,
+                written,
+                flagged: Some(i),
+            };
+        }
+    }
+    FastStop {
+        read: len,
+        written,
+        flagged: None,
+    }
+}
