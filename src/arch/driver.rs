@@ -9,7 +9,7 @@
 //! and the kernel resumes after it. The window is at most a handful of bytes.
 
 use super::kernels::{
-    DecodeKernel, DecodeU16Kernel, EncodeKernel, EncodeU16Kernel, Fast, ScanKernel, WidenKernel,
+    DecodeKernel, DecodeU16Kernel, EncodeKernel, EncodeL1Kernel, EncodeU16Kernel, Fast, ScanKernel, WidenKernel,
     WIDEN_MAX,
 };
 use super::{FastStop, Kernels};
@@ -526,6 +526,41 @@ pub(crate) fn encode_utf16(
         policy,
         order,
         more_input,
+    };
+    Some(run(src, &mut out, |i| i + 1))
+}
+
+struct EncodeLatin1<'a> {
+    fast: Fast<EncodeL1Kernel>,
+    dst: &'a mut [u8],
+    written: usize,
+}
+
+impl Output<u8> for EncodeLatin1<'_> {
+    fn fast(&mut self, src: &[u8]) -> FastStop {
+        let stop = self.fast.run(src, &mut self.dst[self.written..]);
+        self.written += stop.written;
+        stop
+    }
+    fn scalar(&mut self, src: &[u8], _last: bool) -> Progress {
+        let mut sink = SliceSink::new(&mut self.dst[self.written..]);
+        let p = crate::scalar::latin1::encode(src, &mut sink);
+        self.written += p.written;
+        p
+    }
+    fn written(&self) -> usize {
+        self.written
+    }
+}
+
+/// Latin-1 to UTF-8 with the tier's own kernel, if it has one. The kernel
+/// stops only for lack of room; the scalar core then fills the rest exactly.
+pub(crate) fn encode_latin1(k: &Kernels, src: &[u8], dst: &mut [u8]) -> Option<Progress> {
+    let fast = k.encode_latin1()?;
+    let mut out = EncodeLatin1 {
+        fast,
+        dst,
+        written: 0,
     };
     Some(run(src, &mut out, |i| i + 1))
 }

@@ -20,6 +20,8 @@ pub(crate) type DecodeU16Kernel =
 /// first unpaired surrogate into the `cap` bytes at `out`.
 pub(crate) type EncodeU16Kernel =
     unsafe fn(src: &[u16], out: *mut u8, cap: usize, swap: bool) -> FastStop;
+/// Encodes Latin-1 `src` into the `cap` bytes at `out`, as far as it fits.
+pub(crate) type EncodeL1Kernel = unsafe fn(src: &[u8], out: *mut u8, cap: usize) -> FastStop;
 /// Encodes a valid prefix of `src` into the `cap` bytes at `out`.
 pub(crate) type EncodeKernel = unsafe fn(src: &[u32], out: *mut u8, cap: usize) -> FastStop;
 /// Validates, counts or measures a valid prefix of `src`.
@@ -47,6 +49,7 @@ pub(crate) struct Kernels {
     count: Option<ScanKernel<u8>>,
     encode: Option<EncodeKernel>,
     encode_utf16: Option<EncodeU16Kernel>,
+    encode_latin1: Option<EncodeL1Kernel>,
     encoded_len: Option<ScanKernel<u32>>,
     count_leads: Option<LeadsKernel>,
     widen: Option<WidenKernel>,
@@ -62,6 +65,8 @@ pub(crate) struct Table {
     pub encode: EncodeKernel,
     /// Not every tier has one yet: `None` encodes through UCS-4.
     pub encode_utf16: Option<EncodeU16Kernel>,
+    /// Not every tier has one yet: `None` encodes through UCS-4.
+    pub encode_latin1: Option<EncodeL1Kernel>,
     pub encoded_len: ScanKernel<u32>,
     pub count_leads: LeadsKernel,
     pub widen: WidenKernel,
@@ -76,6 +81,7 @@ pub(crate) static SCALAR: Kernels = Kernels {
     count: None,
     encode: None,
     encode_utf16: None,
+    encode_latin1: None,
     encoded_len: None,
     count_leads: None,
     widen: None,
@@ -97,6 +103,7 @@ impl Kernels {
             count: Some(t.count),
             encode: Some(t.encode),
             encode_utf16: t.encode_utf16,
+            encode_latin1: t.encode_latin1,
             encoded_len: Some(t.encoded_len),
             count_leads: Some(t.count_leads),
             widen: Some(t.widen),
@@ -135,6 +142,11 @@ impl Kernels {
     #[inline(always)]
     pub(crate) fn encode_utf16(&self) -> Option<Fast<EncodeU16Kernel>> {
         self.encode_utf16.map(Fast)
+    }
+
+    #[inline(always)]
+    pub(crate) fn encode_latin1(&self) -> Option<Fast<EncodeL1Kernel>> {
+        self.encode_latin1.map(Fast)
     }
 
     #[inline(always)]
@@ -194,6 +206,14 @@ impl Fast<EncodeU16Kernel> {
     pub(crate) fn run(self, src: &[u16], dst: &mut [u8], swap: bool) -> FastStop {
         // SAFETY: see above.
         unsafe { (self.0)(src, dst.as_mut_ptr(), dst.len(), swap) }
+    }
+}
+
+impl Fast<EncodeL1Kernel> {
+    #[inline(always)]
+    pub(crate) fn run(self, src: &[u8], dst: &mut [u8]) -> FastStop {
+        // SAFETY: see above.
+        unsafe { (self.0)(src, dst.as_mut_ptr(), dst.len()) }
     }
 }
 

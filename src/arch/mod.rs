@@ -291,6 +291,12 @@ impl Engine {
         driver::encode_utf16(self.kernels, src, dst, policy, order, more_input)
     }
 
+    /// Latin-1 to UTF-8 with this tier's own kernel, or `None` if it has
+    /// none.
+    pub(crate) fn encode_latin1_kernel(&self, src: &[u8], dst: &mut [u8]) -> Option<Progress> {
+        driver::encode_latin1(self.kernels, src, dst)
+    }
+
     /// See [`crate::count`].
     pub fn count(&self, src: &[u8], policy: Policy, more_input: bool) -> Progress {
         driver::count(self.kernels, src, policy, more_input)

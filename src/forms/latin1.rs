@@ -111,6 +111,9 @@ impl Engine {
         if is_reference(self) {
             return reference::encode(src, &mut SliceSink::new(dst));
         }
+        if let Some(p) = self.encode_latin1_kernel(src, dst) {
+            return p;
+        }
         // Bytes widen to code points, which the tier's encoder writes.
         let mut buf = [0u32; CHUNK];
         let mut read = 0;

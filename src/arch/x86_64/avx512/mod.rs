@@ -10,6 +10,7 @@
 //!   lane and compressing away the unused ones.
 
 mod decode;
+mod latin1;
 mod ucs4;
 mod utf16;
 mod utf8;
@@ -24,6 +25,7 @@ static KERNELS: Kernels = {
         count: utf8::count,
         encode: ucs4::encode,
         encode_utf16: Some(utf16::encode_utf16),
+        encode_latin1: Some(latin1::encode_latin1),
         encoded_len: ucs4::encoded_len,
         count_leads: utf8::count_leads,
         widen: super::widen::avx512,

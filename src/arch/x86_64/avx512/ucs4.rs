@@ -235,17 +235,18 @@ unsafe fn encode_short_pairs(a: __m512i, b: __m512i, out: *mut u8) -> usize {
     };
     let units = _mm512_permutexvar_epi64(IN_ORDER, _mm512_packus_epi32(a, b));
     // SAFETY: the caller's promise.
-    unsafe { encode_short_units(units, out) }
+    unsafe { encode_short_units(units, u32::MAX, out) }
 }
 
-/// Encodes the 32 16-bit lanes of `units`, all below U+0800. Returns the
-/// bytes written.
+/// Encodes the `valid` 16-bit lanes of `units` (a prefix), all below
+/// U+0800. Returns the bytes written.
 ///
 /// # Safety
-/// `out` has room for 64 bytes.
+/// `out` has room for 64 bytes, or for the bytes of the valid lanes when
+/// they are fewer than 32.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
 #[inline]
-pub(super) unsafe fn encode_short_units(units: __m512i, out: *mut u8) -> usize {
+pub(super) unsafe fn encode_short_units(units: __m512i, valid: u32, out: *mut u8) -> usize {
     let set1w = |v: u16| _mm512_set1_epi16(v as i16);
     let ascii = _mm512_cmplt_epu16_mask(units, set1w(0x80));
     // 110xxxxx 10xxxxxx, lead in the low byte.
@@ -259,12 +260,18 @@ pub(super) unsafe fn encode_short_units(units: __m512i, out: *mut u8) -> usize {
     );
     let encoded = _mm512_mask_blend_epi16(ascii, pair, units);
     let used_bytes = _mm512_mask_blend_epi16(ascii, set1w(0xFFFF), set1w(0x00FF));
-    let used = _mm512_test_epi8_mask(used_bytes, used_bytes);
+    let used = _mm512_mask_test_epi8_mask(spread_words(valid), used_bytes, used_bytes);
     let total = used.count_ones();
     let packed = _mm512_maskz_compress_epi8(used, encoded);
-    // SAFETY: `total` <= 64 bytes, which the caller provides.
+    // SAFETY: `total` bytes, which the caller provides.
     unsafe { _mm512_mask_storeu_epi8(out.cast(), low_bits(total), packed) };
     total as usize
+}
+
+/// Both byte bits of each 16-bit lane bit of `lanes` (a prefix).
+#[inline(always)]
+fn spread_words(lanes: u32) -> u64 {
+    low_bits(2 * lanes.count_ones())
 }
 
 /// The UTF-8 of the scalars in the `keep` lanes of `units`, in each lane's

@@ -68,7 +68,7 @@ unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> Fas
             }
             if _mm512_cmpge_epu16_mask(units, w(0x800)) == 0 {
                 // SAFETY: at most 64 bytes, checked.
-                written += unsafe { encode_short_units(units, out.add(written)) };
+                written += unsafe { encode_short_units(units, u32::MAX, out.add(written)) };
                 i += 32;
                 continue;
             }
