@@ -224,7 +224,7 @@ static void boundary_args(void) {
 
 static void name_args(void) {
   static const int not_status[] = {-1, 6, 100, -2147483647 - 1, 2147483647};
-  static const int not_error[] = {-1, 8, 100, -2147483647 - 1, 2147483647};
+  static const int not_error[] = {-1, 9, 100, -2147483647 - 1, 2147483647};
   size_t i;
   check_context("names");
   for (i = 0; i < COUNT_OF(not_status); i++) CHECK_STR(u8x_status_name(not_status[i]), "unknown status");

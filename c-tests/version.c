@@ -50,6 +50,13 @@ static void constants(void) {
   CHECK_EQ(U8X_BAD_SIZE, SIZE_MAX);
   CHECK_EQ(U8X_MORE_INPUT & (U8X_MORE_INPUT - 1), 0); /* a single bit */
   CHECK(U8X_MORE_INPUT != 0);
+  /* the byte-order flags: single bits, distinct from it and each other */
+  CHECK_EQ(U8X_LITTLE_ENDIAN & (U8X_LITTLE_ENDIAN - 1), 0);
+  CHECK_EQ(U8X_BIG_ENDIAN & (U8X_BIG_ENDIAN - 1), 0);
+  CHECK_EQ(U8X_MORE_INPUT & U8X_LITTLE_ENDIAN, 0);
+  CHECK_EQ(U8X_MORE_INPUT & U8X_BIG_ENDIAN, 0);
+  CHECK_EQ(U8X_LITTLE_ENDIAN & U8X_BIG_ENDIAN, 0);
+  CHECK(U8X_LITTLE_ENDIAN != 0 && U8X_BIG_ENDIAN != 0);
   /* the documented zero values */
   CHECK_EQ(U8X_OK, 0);
   CHECK_EQ(U8X_ERR_NONE, 0);
@@ -62,7 +69,8 @@ static void names(void) {
   static const int errors[] = {U8X_ERR_NONE,     U8X_ERR_UNEXPECTED_CONTINUATION,
                                U8X_ERR_INVALID_BYTE, U8X_ERR_TRUNCATED_SEQUENCE,
                                U8X_ERR_OVERLONG, U8X_ERR_SURROGATE,
-                               U8X_ERR_ABOVE_MAX, U8X_ERR_END_OF_INPUT};
+                               U8X_ERR_ABOVE_MAX, U8X_ERR_END_OF_INPUT,
+                               U8X_ERR_NOT_REPRESENTABLE};
   size_t i, j;
   /* the names the header quotes */
   CHECK_STR(u8x_status_name(U8X_OK), "ok");
