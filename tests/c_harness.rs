@@ -425,10 +425,14 @@ fn link(s: &Setup, obj: &Path, exe: &Path, cpp: bool, variant: Variant) -> (bool
             cmd.arg(&s.static_lib).args(STATIC_SYSTEM_LIBS);
         }
         Variant::Shared => {
+            // DT_RPATH, not DT_RUNPATH: cargo puts target/<profile> on
+            // LD_LIBRARY_PATH, and a RUNPATH would let an older libu8x.so
+            // left there by `cargo build` shadow the one just built.
             cmd.arg("-L")
                 .arg(&s.lib_dir)
                 .arg("-lu8x")
-                .arg(format!("-Wl,-rpath,{}", s.lib_dir.display()));
+                .arg(format!("-Wl,-rpath,{}", s.lib_dir.display()))
+                .arg("-Wl,--disable-new-dtags");
         }
     }
     run_tool(cmd)

@@ -1038,3 +1038,69 @@ fn a_full_buffer_never_splits_a_pair() {
         );
     }
 }
+
+/// Latin-1-range text (ASCII and U+0080..U+00FF) with one piece of damage
+/// or one wider character at every offset across two block edges, and cut
+/// at every length there: every tier's Latin-1 decoding against the
+/// reference, with every capacity near the answer.
+#[test]
+fn latin1_runs_with_damage_at_every_offset() {
+    let reference = scalar();
+    let mut rng = Rng::new(0x1A71);
+    let base: String = (0..160)
+        .map(|_| {
+            if rng.chance(1, 3) {
+                char::from(rng.range(0x80, 0xFF) as u8)
+            } else {
+                char::from(rng.range(0x20, 0x7E) as u8)
+            }
+        })
+        .collect();
+    let base = base.into_bytes();
+    let damage: [&[u8]; 10] = [
+        b"\x80",
+        b"\xC3",
+        b"\xC2\x41",
+        b"\xC4\x80",
+        b"\xE2\x82\xAC",
+        b"\xF0\x9F\x98\x80",
+        b"\xF0\x89",
+        b"\xED\xA0\x80",
+        b"\xFF",
+        b"\xC1\xBF",
+    ];
+    for e in fast_tiers() {
+        for d in damage {
+            for at in 0..base.len() {
+                let mut src = base.clone();
+                src.splice(at..at, d.iter().copied());
+                for end in [src.len(), at + d.len(), (at + 1).min(src.len())] {
+                    let src = &src[..end];
+                    for policy in LATIN1_POLICIES {
+                        for more in [false, true] {
+                            let want = decode_latin1(&reference, src, policy, more);
+                            let got = decode_latin1(&e, src, policy, more);
+                            assert_eq!(
+                                got,
+                                want,
+                                "{:?} {policy:?} more={more} {}",
+                                e.tier(),
+                                common::hex(src)
+                            );
+                            let cap = want.0.written.saturating_sub(1);
+                            let mut a = vec![0u8; cap];
+                            let mut b = vec![0u8; cap];
+                            assert_eq!(
+                                e.decode_latin1(src, &mut a, policy, more),
+                                reference.decode_latin1(src, &mut b, policy, more),
+                                "{:?} cap {cap}",
+                                e.tier()
+                            );
+                            assert!(a == b);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

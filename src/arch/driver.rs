@@ -9,8 +9,8 @@
 //! and the kernel resumes after it. The window is at most a handful of bytes.
 
 use super::kernels::{
-    DecodeKernel, DecodeU16Kernel, EncodeKernel, EncodeL1Kernel, EncodeU16Kernel, Fast, ScanKernel, WidenKernel,
-    WIDEN_MAX,
+    DecodeKernel, DecodeU16Kernel, EncodeKernel, EncodeU16Kernel, Fast, Latin1Kernel, ScanKernel,
+    WidenKernel, WIDEN_MAX,
 };
 use super::{FastStop, Kernels};
 use crate::scalar::boundary::next_boundary;
@@ -531,7 +531,7 @@ pub(crate) fn encode_utf16(
 }
 
 struct EncodeLatin1<'a> {
-    fast: Fast<EncodeL1Kernel>,
+    fast: Fast<Latin1Kernel>,
     dst: &'a mut [u8],
     written: usize,
 }
@@ -563,4 +563,49 @@ pub(crate) fn encode_latin1(k: &Kernels, src: &[u8], dst: &mut [u8]) -> Option<P
         written: 0,
     };
     Some(run(src, &mut out, |i| i + 1))
+}
+
+struct DecodeLatin1<'a> {
+    fast: Fast<Latin1Kernel>,
+    dst: &'a mut [u8],
+    written: usize,
+    policy: crate::Latin1Policy,
+    more_input: bool,
+}
+
+impl Output<u8> for DecodeLatin1<'_> {
+    fn fast(&mut self, src: &[u8]) -> FastStop {
+        let stop = self.fast.run(src, &mut self.dst[self.written..]);
+        self.written += stop.written;
+        stop
+    }
+    fn scalar(&mut self, src: &[u8], last: bool) -> Progress {
+        let mut sink = SliceSink::new(&mut self.dst[self.written..]);
+        let more = self.more_input && last;
+        let p = crate::scalar::latin1::decode(src, &mut sink, self.policy, more);
+        self.written += p.written;
+        p
+    }
+    fn written(&self) -> usize {
+        self.written
+    }
+}
+
+/// UTF-8 to Latin-1 with the tier's own kernel, if it has one.
+pub(crate) fn decode_latin1(
+    k: &Kernels,
+    src: &[u8],
+    dst: &mut [u8],
+    policy: crate::Latin1Policy,
+    more_input: bool,
+) -> Option<Progress> {
+    let fast = k.decode_latin1()?;
+    let mut out = DecodeLatin1 {
+        fast,
+        dst,
+        written: 0,
+        policy,
+        more_input,
+    };
+    Some(run(src, &mut out, utf8_window(src)))
 }

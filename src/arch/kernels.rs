@@ -20,8 +20,9 @@ pub(crate) type DecodeU16Kernel =
 /// first unpaired surrogate into the `cap` bytes at `out`.
 pub(crate) type EncodeU16Kernel =
     unsafe fn(src: &[u16], out: *mut u8, cap: usize, swap: bool) -> FastStop;
-/// Encodes Latin-1 `src` into the `cap` bytes at `out`, as far as it fits.
-pub(crate) type EncodeL1Kernel = unsafe fn(src: &[u8], out: *mut u8, cap: usize) -> FastStop;
+/// Converts between Latin-1 and UTF-8 (either way) from `src` into the `cap`
+/// bytes at `out`: a valid prefix, as far as it fits.
+pub(crate) type Latin1Kernel = unsafe fn(src: &[u8], out: *mut u8, cap: usize) -> FastStop;
 /// Encodes a valid prefix of `src` into the `cap` bytes at `out`.
 pub(crate) type EncodeKernel = unsafe fn(src: &[u32], out: *mut u8, cap: usize) -> FastStop;
 /// Validates, counts or measures a valid prefix of `src`.
@@ -49,7 +50,8 @@ pub(crate) struct Kernels {
     count: Option<ScanKernel<u8>>,
     encode: Option<EncodeKernel>,
     encode_utf16: Option<EncodeU16Kernel>,
-    encode_latin1: Option<EncodeL1Kernel>,
+    encode_latin1: Option<Latin1Kernel>,
+    decode_latin1: Option<Latin1Kernel>,
     encoded_len: Option<ScanKernel<u32>>,
     count_leads: Option<LeadsKernel>,
     widen: Option<WidenKernel>,
@@ -66,7 +68,9 @@ pub(crate) struct Table {
     /// Not every tier has one yet: `None` encodes through UCS-4.
     pub encode_utf16: Option<EncodeU16Kernel>,
     /// Not every tier has one yet: `None` encodes through UCS-4.
-    pub encode_latin1: Option<EncodeL1Kernel>,
+    pub encode_latin1: Option<Latin1Kernel>,
+    /// Not every tier has one yet: `None` decodes through UCS-4.
+    pub decode_latin1: Option<Latin1Kernel>,
     pub encoded_len: ScanKernel<u32>,
     pub count_leads: LeadsKernel,
     pub widen: WidenKernel,
@@ -82,6 +86,7 @@ pub(crate) static SCALAR: Kernels = Kernels {
     encode: None,
     encode_utf16: None,
     encode_latin1: None,
+    decode_latin1: None,
     encoded_len: None,
     count_leads: None,
     widen: None,
@@ -104,6 +109,7 @@ impl Kernels {
             encode: Some(t.encode),
             encode_utf16: t.encode_utf16,
             encode_latin1: t.encode_latin1,
+            decode_latin1: t.decode_latin1,
             encoded_len: Some(t.encoded_len),
             count_leads: Some(t.count_leads),
             widen: Some(t.widen),
@@ -145,8 +151,13 @@ impl Kernels {
     }
 
     #[inline(always)]
-    pub(crate) fn encode_latin1(&self) -> Option<Fast<EncodeL1Kernel>> {
+    pub(crate) fn encode_latin1(&self) -> Option<Fast<Latin1Kernel>> {
         self.encode_latin1.map(Fast)
+    }
+
+    #[inline(always)]
+    pub(crate) fn decode_latin1(&self) -> Option<Fast<Latin1Kernel>> {
+        self.decode_latin1.map(Fast)
     }
 
     #[inline(always)]
@@ -209,7 +220,7 @@ impl Fast<EncodeU16Kernel> {
     }
 }
 
-impl Fast<EncodeL1Kernel> {
+impl Fast<Latin1Kernel> {
     #[inline(always)]
     pub(crate) fn run(self, src: &[u8], dst: &mut [u8]) -> FastStop {
         // SAFETY: see above.

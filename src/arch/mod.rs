@@ -297,6 +297,18 @@ impl Engine {
         driver::encode_latin1(self.kernels, src, dst)
     }
 
+    /// UTF-8 to Latin-1 with this tier's own kernel, or `None` if it has
+    /// none.
+    pub(crate) fn decode_latin1_kernel(
+        &self,
+        src: &[u8],
+        dst: &mut [u8],
+        policy: crate::Latin1Policy,
+        more_input: bool,
+    ) -> Option<Progress> {
+        driver::decode_latin1(self.kernels, src, dst, policy, more_input)
+    }
+
     /// See [`crate::count`].
     pub fn count(&self, src: &[u8], policy: Policy, more_input: bool) -> Progress {
         driver::count(self.kernels, src, policy, more_input)

@@ -72,6 +72,9 @@ impl Engine {
         if is_reference(self) {
             return reference::decode(src, &mut SliceSink::new(dst), policy, more_input);
         }
+        if let Some(p) = self.decode_latin1_kernel(src, dst, policy, more_input) {
+            return p;
+        }
         let (ucs4, replacement) = ucs4_policy(policy);
         let mut out = Latin1Out {
             engine: *self,
@@ -118,7 +121,11 @@ impl Engine {
         let mut buf = [0u32; CHUNK];
         let mut read = 0;
         let mut written = 0;
-        for chunk in src.chunks(CHUNK) {
+        while read < src.len() {
+            // No more bytes than the output can take (but at least one),
+            // so that a small buffer costs a small chunk.
+            let limit = (dst.len() - written).clamp(1, CHUNK);
+            let chunk = &src[read..src.len().min(read + limit)];
             widen_u8(self, chunk, &mut buf);
             let p = self.encode(
                 &buf[..chunk.len()],

@@ -116,7 +116,8 @@ impl Engine {
             return p;
         }
         let mut written = 0;
-        encode_chunks(self, src, order, more_input, |cps| {
+        let cap = dst.len();
+        encode_chunks(self, src, order, more_input, cap, |cps| {
             let p = self.encode(cps, &mut dst[written..], policy);
             written += p.written;
             Progress { written, ..p }
@@ -136,7 +137,7 @@ impl Engine {
             return reference::encode(src, &mut sink, policy, order, more_input);
         }
         let mut written = 0;
-        encode_chunks(self, src, order, more_input, |cps| {
+        encode_chunks(self, src, order, more_input, usize::MAX, |cps| {
             let p = self.encoded_len(cps, policy);
             written += p.written;
             Progress { written, ..p }
@@ -200,20 +201,25 @@ fn surrogate_free_blocks(engine: &Engine, src: &[u16], swap: bool) -> usize {
 /// Runs `encode` (the tier's UCS-4 encoder or measurer, returning its
 /// progress with `written` counted from the start) over `src` a chunk at a
 /// time: units to code points in a stack buffer, pairs combined. Maps the
-/// encoder's code point offsets back to unit offsets.
+/// encoder's code point offsets back to unit offsets. A chunk holds no more
+/// code points than `cap` bytes can take (but at least one), so that a
+/// caller's small buffer costs a small chunk.
 fn encode_chunks(
     engine: &Engine,
     src: &[u16],
     order: ByteOrder,
     more_input: bool,
+    cap: usize,
     mut encode: impl FnMut(&[u32]) -> Progress,
 ) -> Progress {
     let units = Units::new(src, order);
     let swap = order.swaps();
     let mut buf = [0u32; CHUNK];
     let mut read = 0;
+    let mut written = 0;
     loop {
-        let (n, end, cut) = gather(engine, &units, swap, read, more_input, &mut buf);
+        let limit = cap.saturating_sub(written).clamp(1, CHUNK);
+        let (n, end, cut) = gather(engine, &units, swap, read, more_input, &mut buf[..limit]);
         let p = encode(&buf[..n]);
         // Units for the first `k` code points of the buffer.
         let units_for = |k: usize| k + buf[..k].iter().filter(|&&c| c >= 0x1_0000).count();
@@ -237,6 +243,7 @@ fn encode_chunks(
             }
         }
         read = end;
+        written = p.written;
         let status = if cut {
             Status::Incomplete { len: 1 }
         } else if read == src.len() {
@@ -263,14 +270,15 @@ fn gather(
     swap: bool,
     start: usize,
     more_input: bool,
-    buf: &mut [u32; CHUNK],
+    buf: &mut [u32],
 ) -> (usize, usize, bool) {
     let src = units.src();
+    let limit = buf.len();
     let mut i = start;
     let mut n = 0;
-    while i < src.len() && n < CHUNK {
+    while i < src.len() && n < limit {
         // Whole blocks without surrogates widen directly.
-        while n + BLOCK <= CHUNK && i + BLOCK <= src.len() {
+        while n + BLOCK <= limit && i + BLOCK <= src.len() {
             let block = &src[i..i + BLOCK];
             if has_surrogate(engine, block, swap) {
                 break;
@@ -279,7 +287,7 @@ fn gather(
             n += BLOCK;
             i += BLOCK;
         }
-        if i == src.len() || n == CHUNK {
+        if i == src.len() || n == limit {
             break;
         }
         match units.next(i) {

@@ -36,6 +36,7 @@ static KERNELS: Kernels = {
         encode: ucs4::encode::<false>,
         encode_utf16: None,
         encode_latin1: None,
+        decode_latin1: None,
         encoded_len: ucs4::measure,
         count_leads: utf8::count_leads,
         widen: super::widen::avx2,

@@ -66,7 +66,7 @@ const BYTE_IN_LANE: __m512i = {
 
 /// Byte `j` of the 64 bytes starting one after a block's start (VPERMT2B
 /// over the block and the next one).
-const NEXT_BYTES: __m512i = {
+pub(super) const NEXT_BYTES: __m512i = {
     let mut idx = [0u8; 64];
     let mut j = 0;
     while j < 64 {

@@ -26,6 +26,7 @@ static KERNELS: Kernels = {
         encode: ucs4::encode,
         encode_utf16: Some(utf16::encode_utf16),
         encode_latin1: Some(latin1::encode_latin1),
+        decode_latin1: Some(latin1::decode_latin1),
         encoded_len: ucs4::encoded_len,
         count_leads: utf8::count_leads,
         widen: super::widen::avx512,

@@ -22,6 +22,7 @@ static KERNELS: Kernels = {
         encode: ucs4::encode,
         encode_utf16: None,
         encode_latin1: None,
+        decode_latin1: None,
         encoded_len: ucs4::encoded_len,
         count_leads: utf8::count_leads,
         widen: super::widen::sse41,
