@@ -1104,3 +1104,47 @@ fn latin1_runs_with_damage_at_every_offset() {
         }
     }
 }
+
+/// Classification with damage at every offset around the 256-byte groups
+/// the AVX-512 classifier validates and counts at a time, after ASCII and
+/// after non-ASCII text: the counts must cover exactly the valid prefix
+/// (a sequence cut at a group's end must not be counted, nor raise the
+/// width).
+#[test]
+fn classify_counts_exactly_the_valid_prefix_at_group_edges() {
+    let texts = [
+        "a".repeat(700),
+        "\u{e9}".repeat(350),
+        "x\u{20ac}".repeat(175),
+        "\u{1F600}b".repeat(140),
+    ];
+    let damage: [&[u8]; 5] = [b"\xE2\x82", b"\xF0", b"\x80", b"\xC3", b"\xF0\x9F\x98"];
+    for e in all_tiers() {
+        for text in &texts {
+            for d in damage {
+                for at in (200..330).chain(450..530) {
+                    let mut src = text.as_bytes()[..at.min(text.len())].to_vec();
+                    src.extend_from_slice(d);
+                    src.extend_from_slice(b"zzzz");
+                    for more in [false, true] {
+                        let c = e.classify(&src, more);
+                        assert_eq!(c.progress, u8x::validate_chunk(&src, more));
+                        let valid =
+                            std::str::from_utf8(&src[..c.progress.read]).expect("valid prefix");
+                        let max = valid.chars().max().map_or(0, |c| c as u32);
+                        let width = match max {
+                            0..=0x7F => Width::Ascii,
+                            0x80..=0xFF => Width::Latin1,
+                            0x100..=0xFFFF => Width::Bmp,
+                            _ => Width::Supplementary,
+                        };
+                        let what = format!("{:?} at {at} {d:02X?} more={more}", e.tier());
+                        assert_eq!(c.width, width, "{what}");
+                        assert_eq!(c.code_points, valid.chars().count(), "{what}");
+                        assert_eq!(c.utf16_units, valid.encode_utf16().count(), "{what}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -27,6 +27,24 @@ pub(crate) type Latin1Kernel = unsafe fn(src: &[u8], out: *mut u8, cap: usize) -
 pub(crate) type EncodeKernel = unsafe fn(src: &[u32], out: *mut u8, cap: usize) -> FastStop;
 /// Validates, counts or measures a valid prefix of `src`.
 pub(crate) type ScanKernel<In> = unsafe fn(src: &[In]) -> FastStop;
+/// Facts about well-formed UTF-8, gathered in one pass.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Utf8Stats {
+    /// Bytes that are not continuation bytes: the characters.
+    pub leads: usize,
+    /// Bytes F0..FF: the 4-byte characters.
+    pub fours: usize,
+    /// The largest byte (0 for empty input).
+    pub max: u8,
+}
+
+/// Counts characters, 4-byte characters and the largest byte of `src`.
+pub(crate) type StatsKernel = unsafe fn(src: &[u8]) -> Utf8Stats;
+/// Validates `src` and counts a prefix of its valid prefix, as long as the
+/// returned `usize`.
+pub(crate) type ClassifyKernel = unsafe fn(src: &[u8]) -> (FastStop, Utf8Stats, usize);
+/// UTF-8 bytes of well-formed UTF-16 (byte-swapped if the flag says so).
+pub(crate) type Utf16SizeKernel = unsafe fn(src: &[u16], swap: bool) -> usize;
 /// Counts the lead bytes of `src`.
 pub(crate) type LeadsKernel = unsafe fn(src: &[u8]) -> usize;
 /// Zero-extends each byte of `src` (at most [`WIDEN_MAX`]) into the
@@ -52,6 +70,9 @@ pub(crate) struct Kernels {
     encode_utf16: Option<EncodeU16Kernel>,
     encode_latin1: Option<Latin1Kernel>,
     decode_latin1: Option<Latin1Kernel>,
+    stats: Option<StatsKernel>,
+    classify: Option<ClassifyKernel>,
+    utf8_len_utf16: Option<Utf16SizeKernel>,
     encoded_len: Option<ScanKernel<u32>>,
     count_leads: Option<LeadsKernel>,
     widen: Option<WidenKernel>,
@@ -71,6 +92,11 @@ pub(crate) struct Table {
     pub encode_latin1: Option<Latin1Kernel>,
     /// Not every tier has one yet: `None` decodes through UCS-4.
     pub decode_latin1: Option<Latin1Kernel>,
+    /// Not every tier has these yet: `None` runs loops the compiler
+    /// vectorises.
+    pub stats: Option<StatsKernel>,
+    pub classify: Option<ClassifyKernel>,
+    pub utf8_len_utf16: Option<Utf16SizeKernel>,
     pub encoded_len: ScanKernel<u32>,
     pub count_leads: LeadsKernel,
     pub widen: WidenKernel,
@@ -87,6 +113,9 @@ pub(crate) static SCALAR: Kernels = Kernels {
     encode_utf16: None,
     encode_latin1: None,
     decode_latin1: None,
+    stats: None,
+    classify: None,
+    utf8_len_utf16: None,
     encoded_len: None,
     count_leads: None,
     widen: None,
@@ -110,6 +139,9 @@ impl Kernels {
             encode_utf16: t.encode_utf16,
             encode_latin1: t.encode_latin1,
             decode_latin1: t.decode_latin1,
+            stats: t.stats,
+            classify: t.classify,
+            utf8_len_utf16: t.utf8_len_utf16,
             encoded_len: Some(t.encoded_len),
             count_leads: Some(t.count_leads),
             widen: Some(t.widen),
@@ -158,6 +190,21 @@ impl Kernels {
     #[inline(always)]
     pub(crate) fn decode_latin1(&self) -> Option<Fast<Latin1Kernel>> {
         self.decode_latin1.map(Fast)
+    }
+
+    #[inline(always)]
+    pub(crate) fn stats(&self) -> Option<Fast<StatsKernel>> {
+        self.stats.map(Fast)
+    }
+
+    #[inline(always)]
+    pub(crate) fn classify(&self) -> Option<Fast<ClassifyKernel>> {
+        self.classify.map(Fast)
+    }
+
+    #[inline(always)]
+    pub(crate) fn utf8_len_utf16(&self) -> Option<Fast<Utf16SizeKernel>> {
+        self.utf8_len_utf16.map(Fast)
     }
 
     #[inline(always)]
@@ -225,6 +272,30 @@ impl Fast<Latin1Kernel> {
     pub(crate) fn run(self, src: &[u8], dst: &mut [u8]) -> FastStop {
         // SAFETY: see above.
         unsafe { (self.0)(src, dst.as_mut_ptr(), dst.len()) }
+    }
+}
+
+impl Fast<StatsKernel> {
+    #[inline(always)]
+    pub(crate) fn run(self, src: &[u8]) -> Utf8Stats {
+        // SAFETY: see above.
+        unsafe { (self.0)(src) }
+    }
+}
+
+impl Fast<ClassifyKernel> {
+    #[inline(always)]
+    pub(crate) fn run(self, src: &[u8]) -> (FastStop, Utf8Stats, usize) {
+        // SAFETY: see above.
+        unsafe { (self.0)(src) }
+    }
+}
+
+impl Fast<Utf16SizeKernel> {
+    #[inline(always)]
+    pub(crate) fn run(self, src: &[u16], swap: bool) -> usize {
+        // SAFETY: see above.
+        unsafe { (self.0)(src, swap) }
     }
 }
 

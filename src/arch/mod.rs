@@ -22,7 +22,7 @@ use core::sync::atomic::{AtomicI8, AtomicPtr, Ordering};
 
 use crate::{EncodePolicy, Policy, Progress};
 use kernels::SCALAR;
-pub(crate) use kernels::{Kernels, Table};
+pub(crate) use kernels::{Kernels, Table, Utf8Stats};
 
 /// Where a fast kernel stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -307,6 +307,62 @@ impl Engine {
         more_input: bool,
     ) -> Option<Progress> {
         driver::decode_latin1(self.kernels, src, dst, policy, more_input)
+    }
+
+    /// The counts of `src` with this tier's kernel, if it has one.
+    pub(crate) fn stats_kernel(&self, src: &[u8]) -> Option<Utf8Stats> {
+        self.kernels.stats().map(|k| k.run(src))
+    }
+
+    /// Validation and the counts of the valid prefix, with this tier's
+    /// kernel, if it has one: the validation as [`Engine::validate_chunk`]
+    /// reports it.
+    pub(crate) fn classify_kernel(
+        &self,
+        src: &[u8],
+        more_input: bool,
+    ) -> Option<(Progress, Utf8Stats)> {
+        let fast = self.kernels.classify()?;
+        let (stop, mut stats, counted_to) = fast.run(src);
+        let progress = if stop.read == src.len() {
+            Progress {
+                status: crate::Status::Done,
+                read: stop.read,
+                written: 0,
+            }
+        } else {
+            // The error is within a few bytes: the reference finds it
+            // exactly.
+            let p = crate::scalar::validate::validate(&src[stop.read..], more_input);
+            let status = match p.status {
+                crate::Status::IllFormed(mut e) => {
+                    e.valid_up_to += stop.read;
+                    crate::Status::IllFormed(e)
+                }
+                other => other,
+            };
+            Progress {
+                status,
+                read: stop.read + p.read,
+                written: 0,
+            }
+        };
+        // The valid bytes the kernel left uncounted.
+        debug_assert!(counted_to <= progress.read);
+        let rest = &src[counted_to..progress.read];
+        let more = self
+            .stats_kernel(rest)
+            .unwrap_or_else(|| crate::scalar::classify::stats_of(rest));
+        stats.leads += more.leads;
+        stats.fours += more.fours;
+        stats.max = stats.max.max(more.max);
+        Some((progress, stats))
+    }
+
+    /// UTF-8 bytes of well-formed UTF-16 with this tier's kernel, if it has
+    /// one.
+    pub(crate) fn utf8_len_utf16_kernel(&self, src: &[u16], swap: bool) -> Option<usize> {
+        self.kernels.utf8_len_utf16().map(|k| k.run(src, swap))
     }
 
     /// See [`crate::count`].

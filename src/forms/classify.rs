@@ -13,8 +13,13 @@ impl Engine {
         if is_reference(self) {
             return reference(src, more_input);
         }
-        let progress = self.validate_chunk(src, more_input);
-        let stats = utf8_stats(self, &src[..progress.read]);
+        let (progress, stats) = match self.classify_kernel(src, more_input) {
+            Some(found) => found,
+            None => {
+                let progress = self.validate_chunk(src, more_input);
+                (progress, utf8_stats(self, &src[..progress.read]))
+            }
+        };
         Classification {
             progress,
             width: width_of_max(stats.max),
@@ -28,7 +33,9 @@ impl Engine {
         if is_reference(self) {
             return crate::scalar::utf16::utf16_len_valid(src);
         }
-        let stats = utf8_stats(self, src);
+        let stats = self
+            .stats_kernel(src)
+            .unwrap_or_else(|| utf8_stats(self, src));
         stats.leads + stats.fours
     }
 
@@ -37,6 +44,7 @@ impl Engine {
         if is_reference(self) {
             return crate::scalar::utf16::utf8_len_valid(src, order);
         }
-        utf8_len_of_utf16(self, src, order.swaps())
+        self.utf8_len_utf16_kernel(src, order.swaps())
+            .unwrap_or_else(|| utf8_len_of_utf16(self, src, order.swaps()))
     }
 }

@@ -2,16 +2,7 @@
 //! compiler to vectorise: byte (or unit) counters in vector-sized blocks,
 //! folded before they can overflow.
 
-/// Facts about well-formed UTF-8, gathered in one pass.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Utf8Stats {
-    /// Bytes that are not continuation bytes: the characters.
-    pub leads: usize,
-    /// Bytes F0..FF: the 4-byte characters.
-    pub fours: usize,
-    /// The largest byte (0 for empty input).
-    pub max: u8,
-}
+pub(crate) use crate::arch::Utf8Stats;
 
 const LANES: usize = 32;
 

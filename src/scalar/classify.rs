@@ -20,16 +20,25 @@ pub(crate) fn width_of_max(max: u8) -> Width {
     }
 }
 
-/// The statistics of well-formed UTF-8 `src`, after `progress` (a
+/// The counts of `src`: characters (if well-formed), 4-byte leads, largest
+/// byte.
+pub(crate) fn stats_of(src: &[u8]) -> crate::arch::Utf8Stats {
+    crate::arch::Utf8Stats {
+        leads: super::validate::count_leads(src),
+        fours: src.iter().filter(|&&b| b >= 0xF0).count(),
+        max: src.iter().copied().max().unwrap_or(0),
+    }
+}
+
+/// The classification of well-formed UTF-8 `src`, after `progress` (a
 /// validation whose well-formed prefix is `src`).
 pub(crate) fn stats(src: &[u8], progress: Progress) -> Classification {
-    let max = src.iter().copied().max().unwrap_or(0);
-    let code_points = super::validate::count_leads(src);
+    let s = stats_of(src);
     Classification {
         progress,
-        width: width_of_max(max),
-        code_points,
-        utf16_units: code_points + src.iter().filter(|&&b| b >= 0xF0).count(),
+        width: width_of_max(s.max),
+        code_points: s.leads,
+        utf16_units: s.leads + s.fours,
     }
 }
 

@@ -11,6 +11,7 @@
 
 mod decode;
 mod latin1;
+mod stats;
 mod ucs4;
 mod utf16;
 mod utf8;
@@ -27,6 +28,9 @@ static KERNELS: Kernels = {
         encode_utf16: Some(utf16::encode_utf16),
         encode_latin1: Some(latin1::encode_latin1),
         decode_latin1: Some(latin1::decode_latin1),
+        stats: Some(stats::stats),
+        classify: Some(stats::classify),
+        utf8_len_utf16: Some(stats::utf8_len_of_utf16),
         encoded_len: ucs4::encoded_len,
         count_leads: utf8::count_leads,
         widen: super::widen::avx512,

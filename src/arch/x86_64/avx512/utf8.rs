@@ -142,7 +142,7 @@ fn stopped_at_error(src: &[u8], e: usize) -> FastStop {
 /// Bytes `i..i+256` of `ptr` are readable.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 #[inline]
-unsafe fn check_group(ptr: *const u8, i: usize, prev: __m512i) -> ([__m512i; 4], bool) {
+pub(super) unsafe fn check_group(ptr: *const u8, i: usize, prev: __m512i) -> ([__m512i; 4], bool) {
     let step = |block: __m512i, last: __m512i| {
         if non_ascii(block) == 0 {
             incomplete_end(last)
@@ -162,7 +162,7 @@ unsafe fn check_group(ptr: *const u8, i: usize, prev: __m512i) -> ([__m512i; 4],
 /// Whether all four blocks are ASCII.
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
-fn all_ascii([a, b, c, d]: [__m512i; 4]) -> bool {
+pub(super) fn all_ascii([a, b, c, d]: [__m512i; 4]) -> bool {
     non_ascii(_mm512_ternarylogic_epi32::<0xFE>(
         a,
         b,
@@ -177,7 +177,7 @@ fn all_ascii([a, b, c, d]: [__m512i; 4]) -> bool {
 /// `ptr` points to `len` readable bytes.
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
-unsafe fn skip_ascii_runs(
+pub(super) unsafe fn skip_ascii_runs(
     ptr: *const u8,
     mut i: usize,
     len: usize,
@@ -244,7 +244,7 @@ pub(super) unsafe fn validate(src: &[u8]) -> FastStop {
 /// # Safety
 /// The CPU must support the enabled features; `i <= src.len()`.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-unsafe fn validate_blocks(src: &[u8], mut i: usize, mut prev: __m512i) -> FastStop {
+pub(super) unsafe fn validate_blocks(src: &[u8], mut i: usize, mut prev: __m512i) -> FastStop {
     let (ptr, len) = (src.as_ptr(), src.len());
     // A partial last block is zero-filled, and the zeros flag a sequence it
     // cuts short.
