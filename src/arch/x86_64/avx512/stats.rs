@@ -10,16 +10,107 @@ use super::utf8::{
 };
 use crate::arch::{FastStop, Utf8Stats};
 
-/// Adds one block's counts (the bytes in `lanes`) to `stats`, its largest
-/// byte to `max`.
-#[target_feature(enable = "avx512f,avx512bw,popcnt")]
+/// Running counts in byte lanes (a lane gains at most 1 a block), folded
+/// into `total` every 255 blocks, before a lane can overflow.
+struct Counters {
+    leads: __m512i,
+    fours: __m512i,
+    max: __m512i,
+    blocks: usize,
+    total: Utf8Stats,
+}
+
+#[target_feature(enable = "avx512f")]
 #[inline]
-fn add_block(stats: &mut Utf8Stats, max: &mut __m512i, block: __m512i, lanes: u64) {
+fn counters() -> Counters {
+    Counters {
+        leads: _mm512_setzero_si512(),
+        fours: _mm512_setzero_si512(),
+        max: _mm512_setzero_si512(),
+        blocks: 0,
+        total: Utf8Stats::default(),
+    }
+}
+
+/// Adds one block's counts (the bytes in `lanes`).
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn add_block(c: &mut Counters, block: __m512i, lanes: u64) {
     let leads = _mm512_mask_cmpge_epi8_mask(lanes, block, _mm512_set1_epi8(-64));
     let fours = _mm512_mask_cmpge_epu8_mask(lanes, block, _mm512_set1_epi8(0xF0u8 as i8));
-    stats.leads += leads.count_ones() as usize;
-    stats.fours += fours.count_ones() as usize;
-    *max = _mm512_max_epu8(*max, _mm512_maskz_mov_epi8(lanes, block));
+    let one = _mm512_set1_epi8(1);
+    c.leads = _mm512_mask_add_epi8(c.leads, leads, c.leads, one);
+    c.fours = _mm512_mask_add_epi8(c.fours, fours, c.fours, one);
+    let block = if lanes == u64::MAX {
+        block
+    } else {
+        _mm512_maskz_mov_epi8(lanes, block)
+    };
+    c.max = _mm512_max_epu8(c.max, block);
+    c.blocks += 1;
+    if c.blocks >= 252 {
+        fold(c);
+    }
+}
+
+/// Adds a validated group's counts, but for the last three bytes. Its
+/// 4-byte leads are counted only if its largest byte says it has any.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn add_group(c: &mut Counters, [a, b, d3, d]: [__m512i; 4]) {
+    let head = u64::MAX >> 3;
+    let d_head = _mm512_maskz_mov_epi8(head, d);
+    let top = _mm512_max_epu8(_mm512_max_epu8(a, b), _mm512_max_epu8(d3, d_head));
+    c.max = _mm512_max_epu8(c.max, top);
+    let one = _mm512_set1_epi8(1);
+    let lead =
+        |v: __m512i, lanes: u64| _mm512_mask_cmpge_epi8_mask(lanes, v, _mm512_set1_epi8(-64));
+    // Two accumulators' worth of independent adds, then one sum.
+    let la = _mm512_maskz_mov_epi8(lead(a, u64::MAX), one);
+    let lb = _mm512_maskz_mov_epi8(lead(b, u64::MAX), one);
+    let lc = _mm512_maskz_mov_epi8(lead(d3, u64::MAX), one);
+    let ld = _mm512_maskz_mov_epi8(lead(d, head), one);
+    c.leads = _mm512_add_epi8(
+        c.leads,
+        _mm512_add_epi8(_mm512_add_epi8(la, lb), _mm512_add_epi8(lc, ld)),
+    );
+    if _mm512_cmpge_epu8_mask(top, _mm512_set1_epi8(0xF0u8 as i8)) != 0 {
+        let four = |v: __m512i, lanes: u64| {
+            _mm512_maskz_mov_epi8(
+                _mm512_mask_cmpge_epu8_mask(lanes, v, _mm512_set1_epi8(0xF0u8 as i8)),
+                one,
+            )
+        };
+        let f = _mm512_add_epi8(
+            _mm512_add_epi8(four(a, u64::MAX), four(b, u64::MAX)),
+            _mm512_add_epi8(four(d3, u64::MAX), four(d, head)),
+        );
+        c.fours = _mm512_add_epi8(c.fours, f);
+    }
+    // Four blocks' worth: fold before a lane can reach 256.
+    c.blocks += 4;
+    if c.blocks >= 252 {
+        fold(c);
+    }
+}
+
+/// Moves the lane counts into `total`.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn fold(c: &mut Counters) {
+    let zero = _mm512_setzero_si512();
+    c.total.leads += _mm512_reduce_add_epi64(_mm512_sad_epu8(c.leads, zero)) as usize;
+    c.total.fours += _mm512_reduce_add_epi64(_mm512_sad_epu8(c.fours, zero)) as usize;
+    (c.leads, c.fours, c.blocks) = (zero, zero, 0);
+}
+
+/// The counts so far.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn finish(mut c: Counters) -> Utf8Stats {
+    fold(&mut c);
+    c.total.max = max_byte(c.max);
+    c.total
 }
 
 /// The counts of `src`, a block at a time.
@@ -28,14 +119,13 @@ fn add_block(stats: &mut Utf8Stats, max: &mut __m512i, block: __m512i, lanes: u6
 /// The CPU must support the enabled features.
 #[target_feature(enable = "avx512f,avx512bw,popcnt")]
 pub(super) unsafe fn stats(src: &[u8]) -> Utf8Stats {
-    let mut stats = Utf8Stats::default();
-    let mut max = _mm512_setzero_si512();
+    let mut c = counters();
     let (ptr, len) = (src.as_ptr(), src.len());
     let mut i = 0;
     while len - i >= 64 {
         // SAFETY: bytes i..i+64 are in bounds.
         let block = unsafe { _mm512_loadu_si512(ptr.add(i).cast()) };
-        add_block(&mut stats, &mut max, block, u64::MAX);
+        add_block(&mut c, block, u64::MAX);
         i += 64;
     }
     if i < len {
@@ -43,10 +133,9 @@ pub(super) unsafe fn stats(src: &[u8]) -> Utf8Stats {
         // SAFETY: the lanes cover only bytes i..len; masked-off lanes do
         // not fault.
         let block = unsafe { _mm512_maskz_loadu_epi8(lanes, ptr.add(i).cast()) };
-        add_block(&mut stats, &mut max, block, lanes);
+        add_block(&mut c, block, lanes);
     }
-    stats.max = max_byte(max);
-    stats
+    finish(c)
 }
 
 /// The largest byte of `v`.
@@ -73,12 +162,11 @@ fn max_byte(v: __m512i) -> u8 {
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
 pub(super) unsafe fn classify(src: &[u8]) -> (FastStop, Utf8Stats, usize) {
     let (ptr, len) = (src.as_ptr(), src.len());
-    let mut counted = Utf8Stats::default();
     if len <= 64 {
         // SAFETY: the length is checked.
-        return (unsafe { validate_one_block(src) }, counted, 0);
+        return (unsafe { validate_one_block(src) }, Utf8Stats::default(), 0);
     }
-    let mut max = _mm512_setzero_si512();
+    let mut c = counters();
     let mut prev = _mm512_setzero_si512();
     let (mut i, mut counted_to) = (0, 0);
     let mut ascii_group = false;
@@ -86,7 +174,7 @@ pub(super) unsafe fn classify(src: &[u8]) -> (FastStop, Utf8Stats, usize) {
         if ascii_group {
             // SAFETY: ptr points to len readable bytes.
             (i, prev) = unsafe { skip_ascii_runs(ptr, i, len, prev) };
-            counted.leads += i - counted_to;
+            c.total.leads += i - counted_to;
             counted_to = i;
             if len - i < 256 {
                 break;
@@ -99,28 +187,21 @@ pub(super) unsafe fn classify(src: &[u8]) -> (FastStop, Utf8Stats, usize) {
         }
         if counted_to < i {
             // The three bytes held back from the group before.
-            add_block(&mut counted, &mut max, prev, !(u64::MAX >> 3));
+            add_block(&mut c, prev, !(u64::MAX >> 3));
         }
         ascii_group = all_ascii(blocks);
         if ascii_group {
-            counted.leads += 256;
+            c.total.leads += 256;
             counted_to = i + 256;
         } else {
-            for (k, block) in blocks.into_iter().enumerate() {
-                let lanes = if k == 3 { u64::MAX >> 3 } else { u64::MAX };
-                add_block(&mut counted, &mut max, block, lanes);
-            }
+            add_group(&mut c, blocks);
             counted_to = i + 253;
         }
         (i, prev) = (i + 256, blocks[3]);
     }
-    counted.max = max_byte(max);
     // SAFETY: ptr points to len readable bytes; `prev` is the block before i.
-    (
-        unsafe { validate_blocks(src, i, prev) },
-        counted,
-        counted_to,
-    )
+    let stop = unsafe { validate_blocks(src, i, prev) };
+    (stop, finish(c), counted_to)
 }
 
 /// UTF-8 bytes for well-formed UTF-16 `src` (byte-swapped with `swap`):
@@ -133,26 +214,52 @@ pub(super) unsafe fn classify(src: &[u8]) -> (FastStop, Utf8Stats, usize) {
 pub(super) unsafe fn utf8_len_of_utf16(src: &[u16], swap: bool) -> usize {
     let (ptr, len) = (src.as_ptr(), src.len());
     let w = |v: u16| _mm512_set1_epi16(v as i16);
-    let mut total = 0usize;
-    let mut i = 0;
-    while i < len {
-        let rest = (len - i).min(32);
-        let lanes = low_bits(rest) as u32;
-        // SAFETY: the lanes cover only units i..len; masked-off lanes do
-        // not fault.
-        let raw = unsafe { _mm512_maskz_loadu_epi16(lanes, ptr.add(i).cast()) };
+    // Extra bytes (beyond one a unit) in 16-bit lanes: at most 2 a step,
+    // so folded every 16384 steps.
+    let extra = |units: __m512i, lanes: u32, sums: __m512i| {
         let units = if swap {
-            _mm512_or_si512(_mm512_slli_epi16::<8>(raw), _mm512_srli_epi16::<8>(raw))
+            _mm512_or_si512(_mm512_slli_epi16::<8>(units), _mm512_srli_epi16::<8>(units))
         } else {
-            raw
+            units
         };
+        let one = w(1);
         let two = _mm512_mask_cmpge_epu16_mask(lanes, units, w(0x80));
         let three = _mm512_mask_cmpge_epu16_mask(lanes, units, w(0x800));
         let surrogate =
             _mm512_mask_cmpeq_epi16_mask(lanes, _mm512_and_si512(units, w(0xF800)), w(0xD800));
-        total += rest + two.count_ones() as usize + three.count_ones() as usize
-            - surrogate.count_ones() as usize;
-        i += rest;
+        let sums = _mm512_mask_add_epi16(sums, two, sums, one);
+        let sums = _mm512_mask_add_epi16(sums, three, sums, one);
+        _mm512_mask_sub_epi16(sums, surrogate, sums, one)
+    };
+    let fold = |sums: __m512i| _mm512_reduce_add_epi32(_mm512_madd_epi16(sums, w(1))) as usize;
+    let mut total = len;
+    let mut i = 0;
+    // Four independent sums, so that the adds do not wait on each other.
+    while len - i >= 128 {
+        let end = i + (len - i).min(128 << 14) / 128 * 128;
+        let mut sums = [_mm512_setzero_si512(); 4];
+        while i < end {
+            for (k, sum) in sums.iter_mut().enumerate() {
+                // SAFETY: units i..i+128 are in bounds (i + 128 <= end <= len).
+                let units = unsafe { _mm512_loadu_si512(ptr.add(i + 32 * k).cast()) };
+                *sum = extra(units, u32::MAX, *sum);
+            }
+            i += 128;
+        }
+        total += sums.into_iter().map(fold).sum::<usize>();
+    }
+    while len - i >= 32 {
+        // SAFETY: units i..i+32 are in bounds.
+        let units = unsafe { _mm512_loadu_si512(ptr.add(i).cast()) };
+        total += fold(extra(units, u32::MAX, _mm512_setzero_si512()));
+        i += 32;
+    }
+    if i < len {
+        let lanes = low_bits(len - i) as u32;
+        // SAFETY: the lanes cover only units i..len; masked-off lanes do
+        // not fault.
+        let units = unsafe { _mm512_maskz_loadu_epi16(lanes, ptr.add(i).cast()) };
+        total += fold(extra(units, lanes, _mm512_setzero_si512()));
     }
     total
 }
