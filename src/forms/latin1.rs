@@ -1,6 +1,6 @@
 //! UTF-8 <-> Latin-1 over the tier's UCS-4 kernels.
 
-use super::loops::{narrow_latin1, widen_u8};
+use super::loops::{ascii_blocks, narrow_latin1, widen_u8};
 use super::{is_reference, through_ucs4, Narrow, Taken, CHUNK};
 use crate::scalar::latin1 as reference;
 use crate::scalar::sink::{CountSink, SliceSink};
@@ -44,6 +44,17 @@ impl Narrow for Latin1Out<'_> {
 
     fn written(&self) -> usize {
         self.written
+    }
+
+    fn take_ascii(&mut self, bytes: &[u8]) -> usize {
+        let Some(dst) = self.dst.as_deref_mut() else {
+            self.written += bytes.len();
+            return bytes.len();
+        };
+        let n = bytes.len().min(dst.len() - self.written);
+        dst[self.written..self.written + n].copy_from_slice(&bytes[..n]);
+        self.written += n;
+        n
     }
 
     fn rejects(&self, scalar: u32) -> bool {
@@ -122,6 +133,13 @@ impl Engine {
         let mut read = 0;
         let mut written = 0;
         while read < src.len() {
+            // ASCII runs are copied.
+            let run = ascii_blocks(self, &src[read..]).min(dst.len() - written);
+            dst[written..written + run].copy_from_slice(&src[read..read + run]);
+            (read, written) = (read + run, written + run);
+            if read == src.len() {
+                break;
+            }
             // No more bytes than the output can take (but at least one),
             // so that a small buffer costs a small chunk.
             let limit = (dst.len() - written).clamp(1, CHUNK);

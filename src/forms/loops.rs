@@ -71,6 +71,47 @@ mod generic {
         }
     }
 
+    /// Bytes at the start of `bytes` in whole 32-byte blocks of ASCII.
+    #[inline(always)]
+    pub fn ascii_blocks(bytes: &[u8]) -> usize {
+        bytes
+            .chunks_exact(32)
+            .take_while(|b| b.iter().fold(0, |acc, &x| acc | x) < 0x80)
+            .count()
+            * 32
+    }
+
+    /// Units at the start of `units` in whole 32-unit blocks below U+0080.
+    #[inline(always)]
+    pub fn ascii_unit_blocks(units: &[u16], swap: bool) -> usize {
+        units
+            .chunks_exact(32)
+            .take_while(|b| {
+                let any = b.iter().fold(0, |acc, &u| acc | u);
+                (if swap { any.swap_bytes() } else { any }) < 0x80
+            })
+            .count()
+            * 32
+    }
+
+    /// Widens ASCII `bytes` into units in `dst` (at least as long).
+    #[inline(always)]
+    pub fn widen_ascii16(bytes: &[u8], dst: &mut [u16], swap: bool) {
+        let shift = if swap { 8 } else { 0 };
+        for (d, &b) in dst[..bytes.len()].iter_mut().zip(bytes) {
+            *d = u16::from(b) << shift;
+        }
+    }
+
+    /// Narrows units below U+0080 into bytes in `dst` (at least as long).
+    #[inline(always)]
+    pub fn narrow_ascii(units: &[u16], dst: &mut [u8], swap: bool) {
+        let shift = if swap { 8 } else { 0 };
+        for (d, &u) in dst[..units.len()].iter_mut().zip(units) {
+            *d = (u >> shift) as u8;
+        }
+    }
+
     #[inline(always)]
     pub fn utf8_stats(src: &[u8]) -> super::super::sizes::Utf8Stats {
         super::super::sizes::utf8_stats(src)
@@ -126,5 +167,9 @@ per_tier! {
     fn widen_u16(units: &[u16], dst: &mut [u32], swap: bool) -> ();
     fn widen_u8(bytes: &[u8], dst: &mut [u32]) -> ();
     fn utf8_stats(src: &[u8]) -> super::sizes::Utf8Stats;
+    fn ascii_blocks(bytes: &[u8]) -> usize;
+    fn ascii_unit_blocks(units: &[u16], swap: bool) -> usize;
+    fn widen_ascii16(bytes: &[u8], dst: &mut [u16], swap: bool) -> ();
+    fn narrow_ascii(units: &[u16], dst: &mut [u8], swap: bool) -> ();
     fn utf8_len_of_utf16(src: &[u16], swap: bool) -> usize;
 }

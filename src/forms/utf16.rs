@@ -1,6 +1,8 @@
 //! UTF-8 <-> UTF-16 over the tier's UCS-4 kernels.
 
-use super::loops::{has_surrogate, narrow_bmp, widen_u16};
+use super::loops::{
+    ascii_unit_blocks, has_surrogate, narrow_ascii, narrow_bmp, widen_ascii16, widen_u16,
+};
 use super::{is_reference, through_ucs4, Narrow, Taken, CHUNK};
 use crate::scalar::decode as scalar_decode;
 use crate::scalar::sink::{CountSink, SliceSink};
@@ -56,6 +58,22 @@ impl Narrow for Utf16Out<'_> {
 
     fn rejects(&self, _scalar: u32) -> bool {
         false
+    }
+
+    fn take_ascii(&mut self, bytes: &[u8]) -> usize {
+        let Some(dst) = self.dst.as_deref_mut() else {
+            self.written += bytes.len();
+            return bytes.len();
+        };
+        let n = bytes.len().min(dst.len() - self.written);
+        widen_ascii16(
+            &self.engine,
+            &bytes[..n],
+            &mut dst[self.written..],
+            self.swap,
+        );
+        self.written += n;
+        n
     }
 }
 
@@ -117,10 +135,19 @@ impl Engine {
         }
         let mut written = 0;
         let cap = dst.len();
-        encode_chunks(self, src, order, more_input, cap, |cps| {
-            let p = self.encode(cps, &mut dst[written..], policy);
-            written += p.written;
-            Progress { written, ..p }
+        let swap = order.swaps();
+        encode_chunks(self, src, order, more_input, cap, |chunk| match chunk {
+            Chunk::Ascii(units) => {
+                let n = units.len().min(dst.len() - written);
+                narrow_ascii(self, &units[..n], &mut dst[written..], swap);
+                written += n;
+                n.into()
+            }
+            Chunk::Scalars(cps) => {
+                let p = self.encode(cps, &mut dst[written..], policy);
+                written += p.written;
+                p.into()
+            }
         })
     }
 
@@ -136,12 +163,17 @@ impl Engine {
             let mut sink = CountSink::default();
             return reference::encode(src, &mut sink, policy, order, more_input);
         }
-        let mut written = 0;
-        encode_chunks(self, src, order, more_input, usize::MAX, |cps| {
-            let p = self.encoded_len(cps, policy);
-            written += p.written;
-            Progress { written, ..p }
-        })
+        encode_chunks(
+            self,
+            src,
+            order,
+            more_input,
+            usize::MAX,
+            |chunk| match chunk {
+                Chunk::Ascii(units) => units.len().into(),
+                Chunk::Scalars(cps) => self.encoded_len(cps, policy).into(),
+            },
+        )
     }
 
     /// See [`crate::validate_utf16`].
@@ -198,9 +230,54 @@ fn surrogate_free_blocks(engine: &Engine, src: &[u16], swap: bool) -> usize {
         * BLOCK
 }
 
-/// Runs `encode` (the tier's UCS-4 encoder or measurer, returning its
-/// progress with `written` counted from the start) over `src` a chunk at a
-/// time: units to code points in a stack buffer, pairs combined. Maps the
+/// What [`encode_chunks`] hands its encoder: a run of ASCII units, to write
+/// as bytes (as many as fit), or code points for the UCS-4 encoder.
+enum Chunk<'a> {
+    Ascii(&'a [u16]),
+    Scalars(&'a [u32]),
+}
+
+/// What the encoder made of a [`Chunk`]: ASCII units written, or the UCS-4
+/// encoder's progress on the code points (`written` for this chunk alone).
+enum Written {
+    Units(usize),
+    Encoded(Progress),
+}
+
+impl Written {
+    fn units(self) -> usize {
+        match self {
+            Written::Units(n) => n,
+            Written::Encoded(p) => p.written,
+        }
+    }
+    fn progress(self) -> Progress {
+        match self {
+            Written::Encoded(p) => p,
+            Written::Units(n) => Progress {
+                status: Status::Done,
+                read: n,
+                written: n,
+            },
+        }
+    }
+}
+
+impl From<usize> for Written {
+    fn from(n: usize) -> Self {
+        Written::Units(n)
+    }
+}
+
+impl From<Progress> for Written {
+    fn from(p: Progress) -> Self {
+        Written::Encoded(p)
+    }
+}
+
+/// Runs `encode` (writing ASCII runs itself, and running the tier's UCS-4
+/// encoder or measurer on code points) over `src` a chunk at a time: units
+/// to code points in a stack buffer, pairs combined. Maps the
 /// encoder's code point offsets back to unit offsets. A chunk holds no more
 /// code points than `cap` bytes can take (but at least one), so that a
 /// caller's small buffer costs a small chunk.
@@ -210,7 +287,7 @@ fn encode_chunks(
     order: ByteOrder,
     more_input: bool,
     cap: usize,
-    mut encode: impl FnMut(&[u32]) -> Progress,
+    mut encode: impl FnMut(Chunk) -> Written,
 ) -> Progress {
     let units = Units::new(src, order);
     let swap = order.swaps();
@@ -218,9 +295,19 @@ fn encode_chunks(
     let mut read = 0;
     let mut written = 0;
     loop {
+        // Runs of ASCII units skip the code point buffer.
+        let run = ascii_unit_blocks(engine, &src[read..], swap);
+        if run > 0 {
+            let n = encode(Chunk::Ascii(&src[read..read + run])).units();
+            (read, written) = (read + n, written + n);
+        }
         let limit = cap.saturating_sub(written).clamp(1, CHUNK);
         let (n, end, cut) = gather(engine, &units, swap, read, more_input, &mut buf[..limit]);
-        let p = encode(&buf[..n]);
+        let p = encode(Chunk::Scalars(&buf[..n])).progress();
+        let p = Progress {
+            written: written + p.written,
+            ..p
+        };
         // Units for the first `k` code points of the buffer.
         let units_for = |k: usize| k + buf[..k].iter().filter(|&&c| c >= 0x1_0000).count();
         match p.status {
