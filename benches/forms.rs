@@ -5,6 +5,7 @@
 //! ```sh
 //! cargo bench --bench forms -- [--quick] [--filter SUBSTR] [--tier NAME]
 //! SIMDUTF_FORCE_IMPLEMENTATION=haswell cargo bench --bench forms -- --tier avx2
+//! cargo bench --bench forms -- --short      # calls of 0..64 bytes, ns per call
 //! ```
 //!
 //! GB/s of UTF-8 (read or written), best of several ~20 ms rounds, the
@@ -158,6 +159,7 @@ fn measure(runs: &mut [Run], bytes: usize, rounds: usize, round_ms: f64) -> Vec<
 }
 
 struct Config {
+    short: bool,
     quick: bool,
     filter: Option<String>,
     engine: Engine,
@@ -165,6 +167,7 @@ struct Config {
 
 fn config() -> Config {
     let mut cfg = Config {
+        short: false,
         quick: false,
         filter: None,
         engine: Engine::best(),
@@ -173,6 +176,7 @@ fn config() -> Config {
     while let Some(a) = args.next() {
         match a.as_str() {
             "--quick" => cfg.quick = true,
+            "--short" => cfg.short = true,
             "--filter" => cfg.filter = args.next(),
             "--tier" => {
                 let name = args.next().unwrap_or_default();
@@ -196,6 +200,10 @@ fn main() {
     }
     let cfg = config();
     let e = cfg.engine;
+    if cfg.short {
+        short_calls(e, cfg.quick);
+        return;
+    }
     let (rounds, round_ms) = if cfg.quick { (2, 4.0) } else { (7, 20.0) };
     println!(
         "u8x tier {}, simdutf 9.1 {}; GB/s of UTF-8; ratio = u8x / simdutf 9.1\n",
@@ -424,6 +432,90 @@ fn main() {
                     "convert_latin1_to_utf8",
                 );
             }
+        }
+    }
+}
+
+/// Nanoseconds per call on 4096 strings of each length (cut at character
+/// boundaries from a lipsum text), best of several rounds.
+fn short_calls(e: Engine, quick: bool) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/lipsum");
+    let lengths = [0usize, 1, 4, 8, 16, 24, 32, 48, 64];
+    let rounds = if quick { 3 } else { 15 };
+    println!(
+        "u8x tier {}, simdutf 9.1 {}; ns per call, best of {rounds} rounds of 4096 strings",
+        e.tier().name(),
+        simdutf9_peer::implementation()
+    );
+    for file in ["Latin-Lipsum.utf8.txt", "Chinese-Lipsum.utf8.txt"] {
+        let Ok(text) = std::fs::read(root.join(file)) else {
+            println!("skipped {file}: not found");
+            continue;
+        };
+        let text = String::from_utf8(text).expect("lipsum is UTF-8");
+        println!("\n{file} (UTF-8 bytes per call; UTF-16 input is the same text)");
+        print!("{:<28}", "bytes");
+        for len in lengths {
+            print!("{len:>7}");
+        }
+        println!();
+        // Strings of about `len` bytes starting at character boundaries.
+        let strings = |len: usize| -> Vec<(Vec<u8>, Vec<u16>)> {
+            let starts: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
+            (0..4096)
+                .map(|k| {
+                    let start = starts[(k * 7919) % starts.len()];
+                    let mut end = (start + len).min(text.len());
+                    while !text.is_char_boundary(end) {
+                        end -= 1;
+                    }
+                    let s = &text[start..end];
+                    (s.as_bytes().to_vec(), s.encode_utf16().collect())
+                })
+                .collect()
+        };
+        type Call = Box<dyn Fn(&[u8], &[u16], &mut [u16], &mut [u8]) -> usize>;
+        let calls: Vec<(&str, Call)> = vec![
+            (
+                "u8x utf8->utf16le",
+                Box::new(move |s, _, d16, _| {
+                    e.decode_utf16(s, d16, Policy::Strict, ByteOrder::Little, false)
+                        .written
+                }),
+            ),
+            (
+                "simdutf 9.1 utf8->utf16le",
+                Box::new(|s, _, d16, _| simdutf9_peer::convert_utf8_to_utf16le(s, d16)),
+            ),
+            (
+                "u8x utf16le->utf8",
+                Box::new(move |_, u, _, d8| {
+                    e.encode_utf16(u, d8, EncodePolicy::Strict, ByteOrder::Little, false)
+                        .written
+                }),
+            ),
+            (
+                "simdutf 9.1 utf16le->utf8",
+                Box::new(|_, u, _, d8| simdutf9_peer::convert_utf16le_to_utf8(u, d8)),
+            ),
+        ];
+        let mut d16 = vec![0u16; 256];
+        let mut d8 = vec![0u8; 256];
+        for (name, call) in &calls {
+            print!("{name:<28}");
+            for len in lengths {
+                let set = strings(len);
+                let mut best = f64::INFINITY;
+                for _ in 0..rounds {
+                    let t = Instant::now();
+                    for (s, u) in &set {
+                        black_box(call(black_box(s), black_box(u), &mut d16, &mut d8));
+                    }
+                    best = best.min(t.elapsed().as_secs_f64() / set.len() as f64);
+                }
+                print!("{:>7.1}", best * 1e9);
+            }
+            println!();
         }
     }
 }

@@ -56,20 +56,28 @@ unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> Fas
         // not fault.
         let raw = unsafe { _mm512_maskz_loadu_epi16(lanes32, ptr.add(i).cast()) };
         let units = if SWAP { swap16(raw) } else { raw };
-        if rest >= 32 && cap - written >= 64 {
-            if _mm512_cmpge_epu16_mask(units, w(0x80)) == 0 {
-                // SAFETY: 32 bytes of the 64 checked.
-                unsafe {
-                    _mm256_storeu_si256(out.add(written).cast(), _mm512_cvtepi16_epi8(units))
-                };
-                written += 32;
-                i += 32;
+        let n = rest.min(32);
+        if cap - written >= 2 * n {
+            if _mm512_mask_cmpge_epu16_mask(lanes32, units, w(0x80)) == 0 {
+                if n == 32 {
+                    // SAFETY: 32 bytes, within the room checked.
+                    unsafe {
+                        _mm256_storeu_si256(out.add(written).cast(), _mm512_cvtepi16_epi8(units))
+                    };
+                } else {
+                    // SAFETY: the `n` lanes' bytes, within the room checked.
+                    unsafe {
+                        _mm512_mask_cvtepi16_storeu_epi8(out.add(written).cast(), lanes32, units)
+                    };
+                }
+                written += n;
+                i += n;
                 continue;
             }
-            if _mm512_cmpge_epu16_mask(units, w(0x800)) == 0 {
-                // SAFETY: at most 64 bytes, checked.
-                written += unsafe { encode_short_units(units, u32::MAX, out.add(written)) };
-                i += 32;
+            if _mm512_mask_cmpge_epu16_mask(lanes32, units, w(0x800)) == 0 {
+                // SAFETY: at most two bytes a lane, within the room checked.
+                written += unsafe { encode_short_units(units, lanes32, out.add(written)) };
+                i += n;
                 continue;
             }
         }
