@@ -44,6 +44,8 @@ fn swap16(v: __m512i) -> __m512i {
 unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> FastStop {
     let (ptr, len) = (src.as_ptr(), src.len());
     let (mut i, mut written) = (0usize, 0usize);
+    // 1 when the step before paired its last lane with this step's first.
+    let mut carry = 0u16;
     let w = |v: u16| _mm512_set1_epi16(v as i16);
     while i < len {
         let rest = len - i;
@@ -90,24 +92,20 @@ unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> Fas
         let low = _mm512_mask_cmpeq_epi32_mask(lanes, kind, _mm512_set1_epi32(0xDC00));
         let (mut keep, mut step, mut bad) = (lanes, lanes.count_ones() as usize, None);
         let mut scalars = v;
-        if high | low != 0 {
+        let carried = carry;
+        carry = 0;
+        if high | low | carried != 0 {
             // A high surrogate in the last lane pairs with the unit after
-            // the step: leave it to the next step when there is one.
-            let (high, limit) = if high & 0x8000 != 0 && rest > 16 {
-                (high & 0x7FFF, 15usize)
-            } else {
-                (high, step)
-            };
-            let paired_high = high & (low >> 1);
-            let paired_low = paired_high << 1;
-            let unpaired =
-                (high | low) & !(paired_high | paired_low) & low_bits(limit as u32) as u16;
-            step = if unpaired != 0 {
-                unpaired.trailing_zeros() as usize
-            } else {
-                limit
-            };
+            // the step (lane 0 of `after`); the next step then skips that
+            // unit (`carry`). So a step is always 16 units, and the next
+            // load never waits on this step's masks.
+            let after_low = rest > 16
+                && _mm512_cvtsi512_si32(after) as u32 & 0xFC00 == 0xDC00;
+            let paired_high = high & ((low >> 1) | (u16::from(after_low) << 15));
+            let paired_low = (paired_high << 1) | carried;
+            let unpaired = (high | low) & !(paired_high | paired_low);
             if unpaired != 0 {
+                step = unpaired.trailing_zeros() as usize;
                 bad = Some(step);
             }
             // (high - 0xD800) << 10 + (low - 0xDC00) + 0x10000.
@@ -118,12 +116,16 @@ unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> Fas
             );
             scalars = _mm512_mask_mov_epi32(v, paired_high, joined);
             keep = low_bits(step as u32) as u16 & !paired_low;
+            if bad.is_none() {
+                carry = paired_high >> 15;
+            }
         }
         let (encoded, used) = utf8_lanes(scalars, keep);
         let total = used.count_ones() as usize;
         if cap - written < total {
+            // A unit carried in was written with the step before.
             return FastStop {
-                read: i,
+                read: i + usize::from(carried),
                 written,
                 flagged: None,
             };
