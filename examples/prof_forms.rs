@@ -6,6 +6,17 @@ fn main() {
     let mut out = vec![0u8; units.len() * 3];
     let n = 5000;
     let t = std::time::Instant::now();
-    for _ in 0..n { std::hint::black_box(u8x::encode_utf16(std::hint::black_box(&units), &mut out, u8x::EncodePolicy::Strict, u8x::ByteOrder::Little, false)); }
-    println!("encode16 {:.2} GB/s", src.len() as f64 * n as f64 / t.elapsed().as_secs_f64() / 1e9);
+    for _ in 0..n {
+        std::hint::black_box(u8x::encode_utf16(
+            std::hint::black_box(&units),
+            &mut out,
+            u8x::EncodePolicy::Strict,
+            u8x::ByteOrder::Little,
+            false,
+        ));
+    }
+    println!(
+        "encode16 {:.2} GB/s",
+        src.len() as f64 * n as f64 / t.elapsed().as_secs_f64() / 1e9
+    );
 }

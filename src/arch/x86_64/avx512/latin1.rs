@@ -7,6 +7,36 @@ use core::arch::x86_64::*;
 use super::ucs4::{encode_short_units, low_bits};
 use crate::arch::FastStop;
 
+/// Copies whole 256-byte all-ASCII runs from `i` while `room` bytes fit;
+/// returns how many bytes it copied.
+///
+/// # Safety
+/// `ptr` points to `len` readable bytes and `out` to `room` writable ones.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn copy_ascii_runs(ptr: *const u8, len: usize, out: *mut u8, room: usize) -> usize {
+    let mut i = 0;
+    while len - i >= 256 && room - i >= 256 {
+        // SAFETY: bytes i..i+256 are in bounds.
+        let blocks =
+            unsafe { [0, 64, 128, 192].map(|o| _mm512_loadu_si512(ptr.add(i + o).cast())) };
+        let any = _mm512_ternarylogic_epi32::<0xFE>(
+            blocks[0],
+            blocks[1],
+            _mm512_or_si512(blocks[2], blocks[3]),
+        );
+        if _mm512_movepi8_mask(any) != 0 {
+            break;
+        }
+        for (k, block) in blocks.into_iter().enumerate() {
+            // SAFETY: bytes i..i+256 of the `room` checked above.
+            unsafe { _mm512_storeu_si512(out.add(i + 64 * k).cast(), block) };
+        }
+        i += 256;
+    }
+    i
+}
+
 /// Encodes as much of `src` as fits in the `cap` bytes at `out`.
 ///
 /// # Safety
@@ -17,6 +47,12 @@ pub(super) unsafe fn encode_latin1(src: &[u8], out: *mut u8, cap: usize) -> Fast
     let (ptr, len) = (src.as_ptr(), src.len());
     let (mut i, mut written) = (0usize, 0usize);
     while i < len {
+        // SAFETY: bytes i..len are readable, `cap - written` writable.
+        let run = unsafe { copy_ascii_runs(ptr.add(i), len - i, out.add(written), cap - written) };
+        (i, written) = (i + run, written + run);
+        if i == len {
+            break;
+        }
         let rest = (len - i).min(64);
         // The most this step can write: two bytes a byte.
         if cap - written < 2 * rest {
@@ -88,6 +124,15 @@ pub(super) unsafe fn decode_latin1(src: &[u8], out: *mut u8, cap: usize) -> Fast
     let mut carry = 0u64;
     let byte = |v: u8| _mm512_set1_epi8(v as i8);
     while i < len {
+        if carry == 0 {
+            // SAFETY: bytes i..len are readable, `cap - written` writable.
+            let run =
+                unsafe { copy_ascii_runs(ptr.add(i), len - i, out.add(written), cap - written) };
+            (i, written) = (i + run, written + run);
+            if i == len {
+                break;
+            }
+        }
         let rest = (len - i).min(64);
         let valid = low_bits(rest as u32);
         let block = if rest == 64 {

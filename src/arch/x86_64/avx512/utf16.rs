@@ -99,8 +99,7 @@ unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> Fas
             // the step (lane 0 of `after`); the next step then skips that
             // unit (`carry`). So a step is always 16 units, and the next
             // load never waits on this step's masks.
-            let after_low = rest > 16
-                && _mm512_cvtsi512_si32(after) as u32 & 0xFC00 == 0xDC00;
+            let after_low = rest > 16 && _mm512_cvtsi512_si32(after) as u32 & 0xFC00 == 0xDC00;
             let paired_high = high & ((low >> 1) | (u16::from(after_low) << 15));
             let paired_low = (paired_high << 1) | carried;
             let unpaired = (high | low) & !(paired_high | paired_low);
