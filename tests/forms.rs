@@ -1161,3 +1161,71 @@ fn classify_counts_exactly_the_valid_prefix_at_group_edges() {
         }
     }
 }
+
+/// Long ASCII runs (the kernels' 256-byte copy loops) ending at every kind
+/// of edge, with one wider character after them, at many capacities: every
+/// tier against the reference, both Latin-1 directions and UTF-16.
+#[test]
+fn long_ascii_runs_at_every_capacity() {
+    let reference = scalar();
+    for e in fast_tiers() {
+        for run in [0usize, 63, 64, 255, 256, 257, 300, 511, 512, 700] {
+            for tail in ["\u{e9}", "\u{20ac}", "\u{1F600}", "\u{e9}\u{e9}xyz"] {
+                let text = "a".repeat(run) + tail + &"b".repeat(run / 3);
+                let src = text.as_bytes();
+                let latin1: Vec<u8> = text.chars().map(|c| c as u32 as u8).collect();
+                let units: Vec<u16> = text.encode_utf16().collect();
+                let caps = (0..src.len() + 8).filter(|c| c % 29 == 0 || c.abs_diff(run) < 4);
+                for cap in caps {
+                    let what = format!("{:?} run {run} tail {tail:?} cap {cap}", e.tier());
+                    let (mut a, mut b) = (vec![0u8; cap], vec![0u8; cap]);
+                    for policy in LATIN1_POLICIES {
+                        assert_eq!(
+                            e.decode_latin1(src, &mut a, policy, false),
+                            reference.decode_latin1(src, &mut b, policy, false),
+                            "{what}"
+                        );
+                        assert!(a == b, "{what}");
+                    }
+                    assert_eq!(
+                        e.encode_latin1(&latin1, &mut a),
+                        reference.encode_latin1(&latin1, &mut b),
+                        "{what}"
+                    );
+                    assert!(a == b, "{what}");
+                    assert_eq!(
+                        e.encode_utf16(
+                            &units,
+                            &mut a,
+                            EncodePolicy::Strict,
+                            ByteOrder::Native,
+                            false
+                        ),
+                        reference.encode_utf16(
+                            &units,
+                            &mut b,
+                            EncodePolicy::Strict,
+                            ByteOrder::Native,
+                            false
+                        ),
+                        "{what}"
+                    );
+                    assert!(a == b, "{what}");
+                    let (mut a, mut b) = (vec![0u16; cap], vec![0u16; cap]);
+                    assert_eq!(
+                        e.decode_utf16(src, &mut a, Policy::Strict, ByteOrder::Native, false),
+                        reference.decode_utf16(
+                            src,
+                            &mut b,
+                            Policy::Strict,
+                            ByteOrder::Native,
+                            false
+                        ),
+                        "{what}"
+                    );
+                    assert!(a == b, "{what}");
+                }
+            }
+        }
+    }
+}
