@@ -5,6 +5,7 @@ use super::loops::{
 };
 use super::{is_reference, through_ucs4, Narrow, Taken, CHUNK};
 use crate::scalar::decode as scalar_decode;
+use crate::scalar::encode::unit_error;
 use crate::scalar::sink::{CountSink, SliceSink};
 use crate::scalar::utf16::{self as reference, units_of, Next, Units, Utf16Sink};
 use crate::{ByteOrder, EncodePolicy, Engine, Policy, Progress, Status};
@@ -215,11 +216,7 @@ impl Engine {
                         continue;
                     }
                     Next::CutPair if more_input => Status::Incomplete { len: 1 },
-                    _ => Status::IllFormed(crate::Utf8Error {
-                        valid_up_to: read,
-                        kind: crate::ErrorKind::Surrogate,
-                        len: 1,
-                    }),
+                    _ => unit_error(read, crate::ErrorKind::Surrogate),
                 };
                 return Progress {
                     status,

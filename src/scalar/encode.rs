@@ -31,6 +31,15 @@ pub(crate) fn unit_bytes(
     }
 }
 
+/// The error for input unit `read`, which cannot be encoded.
+pub(crate) fn unit_error(read: usize, kind: ErrorKind) -> Status {
+    Status::IllFormed(Utf8Error {
+        valid_up_to: read,
+        kind,
+        len: 1,
+    })
+}
+
 /// Encodes `src` into `sink`. Each unit is written whole or not at all.
 pub fn encode<S: Sink<u8>>(src: &[u32], sink: &mut S, policy: EncodePolicy) -> Progress {
     let stop = |status, read, sink: &S| Progress {
@@ -42,14 +51,7 @@ pub fn encode<S: Sink<u8>>(src: &[u32], sink: &mut S, policy: EncodePolicy) -> P
     for (read, &unit) in src.iter().enumerate() {
         let bytes = match unit_bytes(unit, policy, &mut buf) {
             Ok(bytes) => bytes,
-            Err(kind) => {
-                let error = Utf8Error {
-                    valid_up_to: read,
-                    kind,
-                    len: 1,
-                };
-                return stop(Status::IllFormed(error), read, sink);
-            }
+            Err(kind) => return stop(unit_error(read, kind), read, sink),
         };
         if !sink.push_all(bytes) {
             return stop(Status::OutputFull, read, sink);

@@ -7,9 +7,9 @@
 //! would be CESU-8); a surrogate left unpaired goes through the same policy
 //! code as a surrogate in UCS-4 ([`super::encode::unit_bytes`]).
 
-use super::encode::unit_bytes;
+use super::encode::{unit_bytes, unit_error};
 use super::sink::{AsciiSink, Sink};
-use crate::types::{ByteOrder, EncodePolicy, Progress, Status, Utf8Error};
+use crate::types::{ByteOrder, EncodePolicy, Progress, Status};
 
 /// The UTF-16 units of `scalar` (a Unicode scalar value, or a lone surrogate
 /// as the escape policy produces): one, or a surrogate pair.
@@ -165,14 +165,7 @@ pub fn encode<S: Sink<u8>>(
         };
         let bytes = match unit_bytes(value, policy, &mut buf) {
             Ok(bytes) => bytes,
-            Err(kind) => {
-                let error = Utf8Error {
-                    valid_up_to: read,
-                    kind,
-                    len: 1,
-                };
-                return stop(Status::IllFormed(error), read, sink);
-            }
+            Err(kind) => return stop(unit_error(read, kind), read, sink),
         };
         if !sink.push_all(bytes) {
             return stop(Status::OutputFull, read, sink);
@@ -195,13 +188,7 @@ pub fn validate(src: &[u16], order: ByteOrder, more_input: bool) -> Progress {
         match units.next(read) {
             Next::Unit { value, len } if !(0xD800..0xE000).contains(&value) => read += len,
             Next::CutPair if more_input => break Status::Incomplete { len: 1 },
-            _ => {
-                break Status::IllFormed(Utf8Error {
-                    valid_up_to: read,
-                    kind: crate::ErrorKind::Surrogate,
-                    len: 1,
-                })
-            }
+            _ => break unit_error(read, crate::ErrorKind::Surrogate),
         }
     };
     Progress {
