@@ -225,22 +225,26 @@ typedef struct u8x_result {
    */
   enum u8x_error error;
   /**
-   * Input consumed: bytes (decoding, validating) or code points (encoding).
-   * On an error, the offset or index of the offending input.
+   * Input consumed, in the input's units: bytes (UTF-8 and Latin-1),
+   * code points (UCS-4) or UTF-16 units. On an error, the offset or index
+   * of the offending input.
    */
   size_t read;
   /**
-   * Output written: code points (decoding) or bytes (encoding); when the
-   * output is NULL with capacity 0, the output that would be written.
-   * Always 0 for `u8x_validate`.
+   * Output written, in the output's units: code points (UCS-4), UTF-16
+   * units, or bytes (UTF-8 and Latin-1); when the output is NULL with
+   * capacity 0, the output that would be written.
+   * Always 0 for `u8x_validate`, `u8x_validate_utf16` and `u8x_classify`.
    */
   size_t written;
   /**
    * With `U8X_ILL_FORMED` while decoding: the length of the maximal
    * subpart, 1..3 bytes (the bytes one U+FFFD replaces; same as Rust's
    * `Utf8Error::error_len`, except that for `U8X_ERR_END_OF_INPUT` it is the
-   * number of bytes left rather than none). With `U8X_INCOMPLETE`: the
-   * number of unconsumed bytes. While encoding: 1. Otherwise 0.
+   * number of bytes left rather than none), or for
+   * `U8X_ERR_NOT_REPRESENTABLE` the character's length. With
+   * `U8X_INCOMPLETE`: the number of unconsumed bytes (UTF-16 input: 1
+   * unit). While encoding or validating UTF-16: 1. Otherwise 0.
    */
   size_t error_len;
 } u8x_result;

@@ -40,6 +40,38 @@ fn swap16(v: __m512i) -> __m512i {
     _mm512_or_si512(_mm512_slli_epi16::<8>(v), _mm512_srli_epi16::<8>(v))
 }
 
+/// Narrows runs of 128 ASCII units four vectors a test, while they fit;
+/// returns the units done (as many bytes were written).
+///
+/// # Safety
+/// `ptr` points to `len` readable units and `out` to `room` writable bytes.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn narrow_ascii_runs<const SWAP: bool>(
+    ptr: *const u16,
+    len: usize,
+    out: *mut u8,
+    room: usize,
+) -> usize {
+    let mut i = 0;
+    while len - i >= 128 && room - i >= 128 {
+        // SAFETY: units i..i+128 are in bounds.
+        let v = unsafe { [0, 32, 64, 96].map(|o| _mm512_loadu_si512(ptr.add(i + o).cast())) };
+        let any = _mm512_ternarylogic_epi32::<0xFE>(v[0], v[1], _mm512_or_si512(v[2], v[3]));
+        let any = if SWAP { swap16(any) } else { any };
+        if _mm512_cmpge_epu16_mask(any, _mm512_set1_epi16(0x80)) != 0 {
+            break;
+        }
+        for (k, units) in v.into_iter().enumerate() {
+            let units = if SWAP { swap16(units) } else { units };
+            // SAFETY: bytes i..i+128 of the `room` checked above.
+            unsafe { _mm256_storeu_si256(out.add(i + 32 * k).cast(), _mm512_cvtepi16_epi8(units)) };
+        }
+        i += 128;
+    }
+    i
+}
+
 #[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,popcnt,bmi1")]
 unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> FastStop {
     let (ptr, len) = (src.as_ptr(), src.len());
@@ -74,6 +106,13 @@ unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> Fas
                 }
                 written += n;
                 i += n;
+                // After an ASCII step, a longer run is likely.
+                // SAFETY: units i..len are readable, `cap - written` bytes
+                // writable.
+                let run = unsafe {
+                    narrow_ascii_runs::<SWAP>(ptr.add(i), len - i, out.add(written), cap - written)
+                };
+                (i, written) = (i + run, written + run);
                 continue;
             }
             if _mm512_mask_cmpge_epu16_mask(lanes32, units, w(0x800)) == 0 {
