@@ -1193,24 +1193,17 @@ fn long_ascii_runs_at_every_capacity() {
                         "{what}"
                     );
                     assert!(a == b, "{what}");
-                    assert_eq!(
-                        e.encode_utf16(
-                            &units,
-                            &mut a,
-                            EncodePolicy::Strict,
-                            ByteOrder::Native,
-                            false
-                        ),
-                        reference.encode_utf16(
-                            &units,
-                            &mut b,
-                            EncodePolicy::Strict,
-                            ByteOrder::Native,
-                            false
-                        ),
-                        "{what}"
-                    );
-                    assert!(a == b, "{what}");
+                    let swapped = to_order(&units, ByteOrder::Big);
+                    for (order, units) in [(ByteOrder::Native, &units), (ByteOrder::Big, &swapped)]
+                    {
+                        let p = EncodePolicy::Strict;
+                        assert_eq!(
+                            e.encode_utf16(units, &mut a, p, order, false),
+                            reference.encode_utf16(units, &mut b, p, order, false),
+                            "{what} {order:?}"
+                        );
+                        assert!(a == b, "{what} {order:?}");
+                    }
                     let (mut a, mut b) = (vec![0u16; cap], vec![0u16; cap]);
                     assert_eq!(
                         e.decode_utf16(src, &mut a, Policy::Strict, ByteOrder::Native, false),
