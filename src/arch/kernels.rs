@@ -71,6 +71,7 @@ pub(crate) struct Kernels {
     encode_latin1: Option<Latin1Kernel>,
     decode_latin1: Option<Latin1Kernel>,
     stats: Option<StatsKernel>,
+    utf16_len: Option<LeadsKernel>,
     classify: Option<ClassifyKernel>,
     utf8_len_utf16: Option<Utf16SizeKernel>,
     encoded_len: Option<ScanKernel<u32>>,
@@ -95,6 +96,7 @@ pub(crate) struct Table {
     /// Not every tier has these yet: `None` runs loops the compiler
     /// vectorises.
     pub stats: Option<StatsKernel>,
+    pub utf16_len: Option<LeadsKernel>,
     pub classify: Option<ClassifyKernel>,
     pub utf8_len_utf16: Option<Utf16SizeKernel>,
     pub encoded_len: ScanKernel<u32>,
@@ -114,6 +116,7 @@ pub(crate) static SCALAR: Kernels = Kernels {
     encode_latin1: None,
     decode_latin1: None,
     stats: None,
+    utf16_len: None,
     classify: None,
     utf8_len_utf16: None,
     encoded_len: None,
@@ -140,6 +143,7 @@ impl Kernels {
             encode_latin1: t.encode_latin1,
             decode_latin1: t.decode_latin1,
             stats: t.stats,
+            utf16_len: t.utf16_len,
             classify: t.classify,
             utf8_len_utf16: t.utf8_len_utf16,
             encoded_len: Some(t.encoded_len),
@@ -195,6 +199,11 @@ impl Kernels {
     #[inline(always)]
     pub(crate) fn stats(&self) -> Option<Fast<StatsKernel>> {
         self.stats.map(Fast)
+    }
+
+    #[inline(always)]
+    pub(crate) fn utf16_len(&self) -> Option<Fast<LeadsKernel>> {
+        self.utf16_len.map(Fast)
     }
 
     #[inline(always)]

@@ -314,6 +314,12 @@ impl Engine {
         self.kernels.stats().map(|k| k.run(src))
     }
 
+    /// UTF-16 units of well-formed UTF-8 with this tier's kernel, if it has
+    /// one.
+    pub(crate) fn utf16_len_kernel(&self, src: &[u8]) -> Option<usize> {
+        self.kernels.utf16_len().map(|k| k.run(src))
+    }
+
     /// Validation and the counts of the valid prefix, with this tier's
     /// kernel, if it has one: the validation as [`Engine::validate_chunk`]
     /// reports it.

@@ -33,10 +33,10 @@ impl Engine {
         if is_reference(self) {
             return crate::scalar::utf16::utf16_len_valid(src);
         }
-        let stats = self
-            .stats_kernel(src)
-            .unwrap_or_else(|| utf8_stats(self, src));
-        stats.leads + stats.fours
+        self.utf16_len_kernel(src).unwrap_or_else(|| {
+            let stats = utf8_stats(self, src);
+            stats.leads + stats.fours
+        })
     }
 
     /// See [`crate::utf8_len_valid_utf16`].

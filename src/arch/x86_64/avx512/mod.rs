@@ -29,6 +29,7 @@ static KERNELS: Kernels = {
         encode_latin1: Some(latin1::encode_latin1),
         decode_latin1: Some(latin1::decode_latin1),
         stats: Some(stats::stats),
+        utf16_len: Some(stats::utf16_len),
         classify: Some(stats::classify),
         utf8_len_utf16: Some(stats::utf8_len_of_utf16),
         encoded_len: ucs4::encoded_len,

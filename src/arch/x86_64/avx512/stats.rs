@@ -263,3 +263,39 @@ pub(super) unsafe fn utf8_len_of_utf16(src: &[u16], swap: bool) -> usize {
     }
     total
 }
+
+/// UTF-16 units for well-formed UTF-8 `src`: characters plus 4-byte leads,
+/// by population counts of two masks a block, four blocks a step.
+///
+/// # Safety
+/// The CPU must support the enabled features.
+#[target_feature(enable = "avx512f,avx512bw,popcnt")]
+pub(super) unsafe fn utf16_len(src: &[u8]) -> usize {
+    let (ptr, len) = (src.as_ptr(), src.len());
+    let count = |block: __m512i, lanes: u64| {
+        let leads = _mm512_mask_cmpge_epi8_mask(lanes, block, _mm512_set1_epi8(-64));
+        let fours = _mm512_mask_cmpge_epu8_mask(lanes, block, _mm512_set1_epi8(0xF0u8 as i8));
+        (leads.count_ones() + fours.count_ones()) as usize
+    };
+    let mut total = 0;
+    let mut i = 0;
+    while len - i >= 256 {
+        // SAFETY: bytes i..i+256 are in bounds.
+        let blocks =
+            unsafe { [0, 64, 128, 192].map(|o| _mm512_loadu_si512(ptr.add(i + o).cast())) };
+        total += blocks
+            .into_iter()
+            .map(|b| count(b, u64::MAX))
+            .sum::<usize>();
+        i += 256;
+    }
+    while i < len {
+        let lanes = low_bits(len - i);
+        // SAFETY: the lanes cover only bytes i..len; masked-off lanes do
+        // not fault.
+        let block = unsafe { _mm512_maskz_loadu_epi8(lanes, ptr.add(i).cast()) };
+        total += count(block, lanes);
+        i += 64.min(len - i);
+    }
+    total
+}

@@ -24,6 +24,7 @@ static KERNELS: Kernels = {
         encode_latin1: None,
         decode_latin1: None,
         stats: None,
+        utf16_len: None,
         classify: None,
         utf8_len_utf16: None,
         encoded_len: ucs4::encoded_len,
