@@ -76,8 +76,9 @@ unsafe fn narrow_ascii_runs<const SWAP: bool>(
 unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> FastStop {
     let (ptr, len) = (src.as_ptr(), src.len());
     let (mut i, mut written) = (0usize, 0usize);
-    // 1 when the step before paired its last lane with this step's first.
-    let mut carry = 0u16;
+    // The last 16 units of the step before, in 32-bit lanes (zero after a
+    // 16-bit step, whose last unit is never a high surrogate).
+    let mut last = _mm512_setzero_si512();
     let w = |v: u16| _mm512_set1_epi16(v as i16);
     while i < len {
         let rest = len - i;
@@ -88,7 +89,14 @@ unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> Fas
         };
         // SAFETY: the lanes cover only units i..len; masked-off lanes do
         // not fault.
-        let raw = unsafe { _mm512_maskz_loadu_epi16(lanes32, ptr.add(i).cast()) };
+        let raw = if rest >= 32 {
+            // SAFETY: units i..i+32 are in bounds.
+            unsafe { _mm512_loadu_si512(ptr.add(i).cast()) }
+        } else {
+            // SAFETY: the lanes cover only units i..len; masked-off lanes
+            // do not fault.
+            unsafe { _mm512_maskz_loadu_epi16(lanes32, ptr.add(i).cast()) }
+        };
         let units = if SWAP { swap16(raw) } else { raw };
         let n = rest.min(32);
         if cap - written >= 2 * n {
@@ -113,12 +121,14 @@ unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> Fas
                     narrow_ascii_runs::<SWAP>(ptr.add(i), len - i, out.add(written), cap - written)
                 };
                 (i, written) = (i + run, written + run);
+                last = _mm512_setzero_si512();
                 continue;
             }
             if _mm512_mask_cmpge_epu16_mask(lanes32, units, w(0x800)) == 0 {
                 // SAFETY: at most two bytes a lane, within the room checked.
                 written += unsafe { encode_short_units(units, lanes32, out.add(written)) };
                 i += n;
+                last = _mm512_setzero_si512();
                 continue;
             }
         }
@@ -131,39 +141,43 @@ unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> Fas
         let low = _mm512_mask_cmpeq_epi32_mask(lanes, kind, _mm512_set1_epi32(0xDC00));
         let (mut keep, mut step, mut bad) = (lanes, lanes.count_ones() as usize, None);
         let mut scalars = v;
-        let carried = carry;
-        carry = 0;
-        if high | low | carried != 0 {
-            // A high surrogate in the last lane pairs with the unit after
-            // the step (lane 0 of `after`); the next step then skips that
-            // unit (`carry`). So a step is always 16 units, and the next
-            // load never waits on this step's masks.
-            let after_low = rest > 16 && _mm512_cvtsi512_si32(after) as u32 & 0xFC00 == 0xDC00;
-            let paired_high = high & ((low >> 1) | (u16::from(after_low) << 15));
-            let paired_low = (paired_high << 1) | carried;
+        // The unit before each lane (lane 0: the step before's last one).
+        let before = _mm512_alignr_epi32::<15>(v, last);
+        last = v;
+        let mut paired_low = 0;
+        if high | low != 0 {
+            // Pairs are found with vector compares against the units before
+            // and after each lane, so the masks stay in mask registers: a
+            // high surrogate in the last lane pairs with the unit after the
+            // step, and the next step, seeing it before its lane 0, skips
+            // that unit. A step is always 16 units.
+            let next = _mm512_alignr_epi32::<1>(after, v);
+            let mask = _mm512_set1_epi32(0xFC00);
+            let next_low =
+                _mm512_cmpeq_epi32_mask(_mm512_and_si512(next, mask), _mm512_set1_epi32(0xDC00));
+            let before_high =
+                _mm512_cmpeq_epi32_mask(_mm512_and_si512(before, mask), _mm512_set1_epi32(0xD800));
+            let paired_high = high & next_low;
+            paired_low = low & before_high;
             let unpaired = (high | low) & !(paired_high | paired_low);
             if unpaired != 0 {
                 step = unpaired.trailing_zeros() as usize;
                 bad = Some(step);
             }
             // (high - 0xD800) << 10 + (low - 0xDC00) + 0x10000.
-            let next = _mm512_alignr_epi32::<1>(after, v);
             let joined = _mm512_sub_epi32(
                 _mm512_add_epi32(_mm512_slli_epi32::<10>(v), next),
                 _mm512_set1_epi32(0x035F_DC00),
             );
             scalars = _mm512_mask_mov_epi32(v, paired_high, joined);
             keep = low_bits(step as u32) as u16 & !paired_low;
-            if bad.is_none() {
-                carry = paired_high >> 15;
-            }
         }
         let (encoded, used) = utf8_lanes(scalars, keep);
         let total = used.count_ones() as usize;
         if cap - written < total {
-            // A unit carried in was written with the step before.
+            // A low surrogate in lane 0 was written with the step before.
             return FastStop {
-                read: i + usize::from(carried),
+                read: i + usize::from(paired_low & 1),
                 written,
                 flagged: None,
             };
