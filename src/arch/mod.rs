@@ -353,12 +353,17 @@ impl Engine {
                 written: 0,
             }
         };
+        let count = |bytes: &[u8]| {
+            self.stats_kernel(bytes)
+                .unwrap_or_else(|| crate::scalar::classify::stats_of(bytes))
+        };
+        if counted_to > progress.read {
+            // The kernel counted a group whose last bytes turned out to
+            // start an ill-formed sequence: count the prefix again.
+            return Some((progress, count(&src[..progress.read])));
+        }
         // The valid bytes the kernel left uncounted.
-        debug_assert!(counted_to <= progress.read);
-        let rest = &src[counted_to..progress.read];
-        let more = self
-            .stats_kernel(rest)
-            .unwrap_or_else(|| crate::scalar::classify::stats_of(rest));
+        let more = count(&src[counted_to..progress.read]);
         stats.leads += more.leads;
         stats.fours += more.fours;
         stats.max = stats.max.max(more.max);

@@ -53,14 +53,13 @@ fn add_block(c: &mut Counters, block: __m512i, lanes: u64) {
     }
 }
 
-/// Adds a validated group's counts, but for the last three bytes. Its
-/// 4-byte leads are counted only if its largest byte says it has any.
+/// Adds a validated group's counts. Its 4-byte leads are counted only if
+/// its largest byte says it has any.
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
 fn add_group(c: &mut Counters, [a, b, d3, d]: [__m512i; 4]) {
-    let head = u64::MAX >> 3;
-    let d_head = _mm512_maskz_mov_epi8(head, d);
-    let top = _mm512_max_epu8(_mm512_max_epu8(a, b), _mm512_max_epu8(d3, d_head));
+    let head = u64::MAX;
+    let top = _mm512_max_epu8(_mm512_max_epu8(a, b), _mm512_max_epu8(d3, d));
     c.max = _mm512_max_epu8(c.max, top);
     let one = _mm512_set1_epi8(1);
     let lead =
@@ -148,14 +147,13 @@ fn max_byte(v: __m512i) -> u8 {
     _mm512_reduce_max_epu64(_mm512_and_si512(v, _mm512_set1_epi64(0xFF))) as u8
 }
 
-/// Validates `src` as `utf8::validate` does, and counts a prefix of it
-/// that lies within the valid prefix: the returned `usize` says how long.
-/// The same groups of four blocks, a group counted once it has validated
-/// (an ASCII group adds 256 characters and nothing else), except the last
-/// three bytes of a group that is not all ASCII: an error found in the
-/// next block may turn out to start there (a cut sequence), so they are
-/// left to the caller, who counts from the returned length to the end of
-/// the valid prefix.
+/// Validates `src` as `utf8::validate` does, and counts a prefix of it:
+/// the returned `usize` says how long. The same groups of four blocks, a
+/// group counted once it has validated (an ASCII group adds 256 characters
+/// and nothing else). The caller counts from there to the end of the valid
+/// prefix; in the rare case that the prefix ends before it (a sequence cut
+/// by a group's end, found invalid in the next block), the caller counts
+/// the prefix again from the start.
 ///
 /// # Safety
 /// The CPU must support the enabled features.
@@ -185,17 +183,13 @@ pub(super) unsafe fn classify(src: &[u8]) -> (FastStop, Utf8Stats, usize) {
         if error {
             break;
         }
-        if counted_to < i {
-            // The three bytes held back from the group before.
-            add_block(&mut c, prev, !(u64::MAX >> 3));
-        }
         ascii_group = all_ascii(blocks);
         if ascii_group {
             c.total.leads += 256;
             counted_to = i + 256;
         } else {
             add_group(&mut c, blocks);
-            counted_to = i + 253;
+            counted_to = i + 256;
         }
         (i, prev) = (i + 256, blocks[3]);
     }
