@@ -1,7 +1,7 @@
 //! UTF-8 <-> Latin-1 over the tier's UCS-4 kernels.
 
 use super::loops::{ascii_blocks, narrow_latin1, widen_u8};
-use super::{is_reference, through_ucs4, Narrow, Taken, CHUNK};
+use super::{is_reference, through_ucs4, Narrow, Taken, CHUNK, SHORT_BUF};
 use crate::scalar::latin1 as reference;
 use crate::scalar::sink::{CountSink, SliceSink};
 use crate::{EncodePolicy, Engine, Latin1Policy, Policy, Progress, Status};
@@ -129,7 +129,14 @@ impl Engine {
             return p;
         }
         // Bytes widen to code points, which the tier's encoder writes.
-        let mut buf = [0u32; CHUNK];
+        let (mut small, mut large);
+        let buf: &mut [u32] = if src.len() <= SHORT_BUF {
+            small = [0u32; SHORT_BUF];
+            &mut small
+        } else {
+            large = [0u32; CHUNK];
+            &mut large
+        };
         let mut read = 0;
         let mut written = 0;
         while read < src.len() {
@@ -142,9 +149,9 @@ impl Engine {
             }
             // No more bytes than the output can take (but at least one),
             // so that a small buffer costs a small chunk.
-            let limit = (dst.len() - written).clamp(1, CHUNK);
+            let limit = (dst.len() - written).clamp(1, buf.len());
             let chunk = &src[read..src.len().min(read + limit)];
-            widen_u8(self, chunk, &mut buf);
+            widen_u8(self, chunk, buf);
             let p = self.encode(
                 &buf[..chunk.len()],
                 &mut dst[written..],

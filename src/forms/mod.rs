@@ -31,6 +31,10 @@ use crate::{Engine, Policy, Progress, Status, Tier};
 /// kernel's set-up is paid rarely, short enough to stay in L1 (4 KiB).
 pub(crate) const CHUNK: usize = 1024;
 
+/// The buffer for inputs of at most this many units (bytes or UTF-16
+/// units), which can hold no more code points.
+pub(crate) const SHORT_BUF: usize = 64;
+
 /// How many of a chunk's code points an output took.
 pub(crate) enum Taken {
     /// All of them.
@@ -84,7 +88,16 @@ pub(crate) fn through_ucs4<N: Narrow>(
     more_input: bool,
     out: &mut N,
 ) -> Progress {
-    let mut buf = [0u32; CHUNK];
+    // A short input gets a short buffer: zeroing 4 KiB would cost more than
+    // its conversion.
+    let (mut small, mut large);
+    let buf: &mut [u32] = if src.len() <= SHORT_BUF {
+        small = [0u32; SHORT_BUF];
+        &mut small
+    } else {
+        large = [0u32; CHUNK];
+        &mut large
+    };
     let mut read = 0;
     loop {
         // ASCII runs skip the code point buffer.
@@ -96,7 +109,7 @@ pub(crate) fn through_ucs4<N: Narrow>(
         let last = end == src.len();
         let chunk = &src[read..end];
         let more = more_input || !last;
-        let k = out.room().min(CHUNK);
+        let k = out.room().min(buf.len());
         let p = engine.decode_ucs4(chunk, &mut buf[..k], policy, more);
         let (n, cut) = match out.take(&buf[..p.written]) {
             Taken::All => (p.written, None),

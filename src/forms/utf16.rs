@@ -3,7 +3,7 @@
 use super::loops::{
     ascii_unit_blocks, has_surrogate, narrow_ascii, narrow_bmp, widen_ascii16, widen_u16,
 };
-use super::{is_reference, through_ucs4, Narrow, Taken, CHUNK};
+use super::{is_reference, through_ucs4, Narrow, Taken, CHUNK, SHORT_BUF};
 use crate::scalar::decode as scalar_decode;
 use crate::scalar::encode::unit_error;
 use crate::scalar::sink::{CountSink, SliceSink};
@@ -320,7 +320,14 @@ fn encode_chunks(
 ) -> Progress {
     let units = Units::new(src, order);
     let swap = order.swaps();
-    let mut buf = [0u32; CHUNK];
+    let (mut small, mut large);
+    let buf: &mut [u32] = if src.len() <= SHORT_BUF {
+        small = [0u32; SHORT_BUF];
+        &mut small
+    } else {
+        large = [0u32; CHUNK];
+        &mut large
+    };
     let mut read = 0;
     let mut written = 0;
     loop {
@@ -330,7 +337,7 @@ fn encode_chunks(
             let n = encode(Chunk::Ascii(&src[read..read + run])).units();
             (read, written) = (read + n, written + n);
         }
-        let limit = cap.saturating_sub(written).clamp(1, CHUNK);
+        let limit = cap.saturating_sub(written).clamp(1, buf.len());
         let (n, end, cut) = gather(engine, &units, swap, read, more_input, &mut buf[..limit]);
         let p = encode(Chunk::Scalars(&buf[..n])).progress();
         let p = Progress {
