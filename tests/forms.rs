@@ -414,7 +414,7 @@ fn every_one_unit_and_surrogate_pair_input() {
 /// Every input of up to 3 bytes, and every 4-byte input led by F0..F4,
 /// decoded to UTF-16 under every policy: the UCS-4 decoding converted, and
 /// `from_utf8_lossy(..).encode_utf16()` for replace; and to Latin-1 against
-/// `std`.
+/// `std` (every policy and more input for up to 2 bytes, strict beyond).
 #[test]
 fn every_short_input_to_utf16_and_latin1() {
     fn check(s: &[u8], dst: &mut [u16; 8], l1: &mut [u8; 8]) {
@@ -444,9 +444,37 @@ fn every_short_input_to_utf16_and_latin1() {
         let lossy: Vec<u16> = String::from_utf8_lossy(s).encode_utf16().collect();
         let got = u8x::decode_utf16(s, dst, REPLACE, ByteOrder::Native, false);
         assert_eq!(&dst[..got.written], &lossy[..], "{s:02X?}");
-        let (want, units) = via_ucs4(s, Policy::Escape, false);
-        let got = u8x::decode_utf16(s, dst, Policy::Escape, ByteOrder::Native, false);
-        assert_eq!((got, &dst[..got.written]), (want, &units[..]), "{s:02X?}");
+        // Every policy against the UCS-4 decoding converted, without
+        // allocating (90 million inputs).
+        let scalar = scalar();
+        for policy in [
+            Policy::Strict,
+            REPLACE,
+            Policy::Escape,
+            Policy::Latin1,
+            Policy::Cp1252,
+        ] {
+            let mut cps = [0u32; 4];
+            let want = scalar.decode_ucs4(s, &mut cps, policy, false);
+            let mut units = [0u16; 8];
+            let mut n = 0;
+            for &c in &cps[..want.written] {
+                n += match char::from_u32(c) {
+                    Some(c) => c.encode_utf16(&mut units[n..]).len(),
+                    None => {
+                        units[n] = c as u16;
+                        1
+                    }
+                };
+            }
+            let got = u8x::decode_utf16(s, dst, policy, ByteOrder::Native, false);
+            let want = Progress { written: n, ..want };
+            assert_eq!(
+                (got, &dst[..got.written]),
+                (want, &units[..n]),
+                "{s:02X?} {policy:?}"
+            );
+        }
         let (want, bytes) = oracle_latin1(s, Latin1Policy::Strict, false);
         let got = u8x::decode_latin1(s, l1, Latin1Policy::Strict, false);
         assert_eq!((got, &l1[..got.written]), (want, &bytes[..]), "{s:02X?}");
