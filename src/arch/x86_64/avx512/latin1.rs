@@ -4,7 +4,7 @@
 
 use core::arch::x86_64::*;
 
-use super::ucs4::{encode_short_units, low_bits};
+use super::ucs4::{encode_short_units, encode_short_units_into, low_bits};
 use crate::arch::FastStop;
 
 /// Copies whole 256-byte all-ASCII runs from `i` while `room` bytes fit;
@@ -77,6 +77,11 @@ pub(super) unsafe fn encode_latin1(src: &[u8], out: *mut u8, cap: usize) -> Fast
             }
             written += rest;
         } else {
+            // Whole-vector stores when another whole block follows and the
+            // room for this one and the next is there: a half writes at
+            // least 32 bytes, so the garbage past it (at most 32) is
+            // overwritten by what comes next.
+            let whole_stores = len - i >= 128 && cap - written >= 256;
             let halves = [
                 _mm512_castsi512_si256(block),
                 _mm512_extracti64x4_epi64::<1>(block),
@@ -90,9 +95,17 @@ pub(super) unsafe fn encode_latin1(src: &[u8], out: *mut u8, cap: usize) -> Fast
                     written += 32;
                 } else {
                     let units = _mm512_cvtepu8_epi16(half);
-                    // SAFETY: two bytes at most for each valid lane, within
-                    // the room checked above.
-                    written += unsafe { encode_short_units(units, valid, out.add(written)) };
+                    written += if whole_stores {
+                        // SAFETY: 64 bytes fit (checked with `whole_stores`);
+                        // what follows overwrites the garbage: this block's
+                        // other half, or the next block, which is whole and
+                        // fits, and writes at least 32 bytes.
+                        unsafe { encode_short_units_into::<true>(units, valid, out.add(written)) }
+                    } else {
+                        // SAFETY: two bytes at most for each valid lane,
+                        // within the room checked above.
+                        unsafe { encode_short_units(units, valid, out.add(written)) }
+                    };
                 }
             }
         }
