@@ -10,35 +10,8 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "guard.h"
 #include "forms.h"
-
-#define ARENA_PAGES 8
-
-struct arena {
-  uint8_t *start, *end;
-};
-
-static struct arena arena_new(void) {
-  struct arena a;
-  size_t page = (size_t)sysconf(_SC_PAGESIZE);
-  uint8_t *base = (uint8_t *)mmap(NULL, (ARENA_PAGES + 2) * page, PROT_READ | PROT_WRITE,
-                                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (base == (uint8_t *)MAP_FAILED) {
-    printf("mmap failed\n");
-    exit(1);
-  }
-  if (mprotect(base, page, PROT_NONE) != 0 || mprotect(base + (ARENA_PAGES + 1) * page, page, PROT_NONE) != 0) {
-    printf("mprotect failed\n");
-    exit(1);
-  }
-  a.start = base + page;
-  a.end = base + (ARENA_PAGES + 1) * page;
-  return a;
-}
-
-/* n bytes ending at the guard page after the arena (tail) or starting at
- * the one before it (head). n is even for units, so both are aligned. */
-static uint8_t *place(struct arena a, size_t n, int head) { return head ? a.start : a.end - n; }
 
 static struct arena src_arena, dst_arena;
 
