@@ -8,6 +8,13 @@
 //!   points at once with two multiply-adds and a variable shift.
 //! * `ucs4`: encoding by computing each code point's four UTF-8 bytes in its
 //!   lane and compressing away the unused ones.
+//! * `decode`: the decoder, writing UCS-4 or (`decode_utf16`) UTF-16 units,
+//!   surrogate pairs packed with VPCOMPRESSW.
+//! * `utf16`: UTF-16 to UTF-8, surrogates paired in place, then `ucs4`'s
+//!   lane encoding.
+//! * `latin1`: Latin-1 to UTF-8 and back, ASCII runs copied.
+//! * `stats`: classification folded into the validation loop, and the
+//!   sizes of valid text (characters, UTF-16 units, UTF-8 bytes of UTF-16).
 
 mod decode;
 mod latin1;
