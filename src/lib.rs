@@ -7,12 +7,19 @@
 //! Conformance is RFC 3629 / Unicode chapter 3, Table 3-7: exactly the
 //! well-formed sequences are accepted. Errors are reported by maximal subpart,
 //! and every function is total: any bytes, any length, any output size.
+//!
+//! The library is `no_std` and needs nothing from `libc` but `memcpy`-like
+//! primitives and `getenv` (for `U8X_TIER`), so the C libraries carry none of
+//! Rust's runtime; the `capi` feature adds the panic handler they need.
+#![cfg_attr(not(test), no_std)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
 mod arch;
 pub mod ffi;
 mod forms;
+#[cfg(feature = "capi")]
+mod panic;
 mod scalar;
 mod types;
 
@@ -192,8 +199,3 @@ pub const fn decode_ucs4_bound(len: usize) -> usize {
 pub const fn encode_bound(len: usize) -> Option<usize> {
     len.checked_mul(4)
 }
-
-/// The header `build.rs` generated for this build, for the test that checks
-/// the committed `include/u8x.h` is current.
-#[doc(hidden)]
-pub const GENERATED_HEADER: &str = include_str!(concat!(env!("OUT_DIR"), "/u8x.h"));

@@ -1,5 +1,5 @@
-//! Builds and runs the C and C++ test programs in `c-tests/` against the
-//! library cargo just built.
+//! Builds and runs the C and C++ test programs in `c-tests/` against the C
+//! libraries as `make` builds and installs them (`tests/clib`).
 //!
 //! Every `c-tests/*.c` is compiled with `-std=c99 -Wall -Wextra -Wpedantic
 //! -Werror` (and `c-tests/*.cpp` with `-std=c++11` and the same warnings),
@@ -26,6 +26,8 @@ use std::time::{Duration, Instant};
 
 use u8x::Tier;
 
+mod clib;
+
 const C_FLAGS: &[&str] = &["-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Werror"];
 const CXX_FLAGS: &[&str] = &["-std=c++11", "-Wall", "-Wextra", "-Wpedantic", "-Werror"];
 const SANITIZE: &[&str] = &[
@@ -37,7 +39,10 @@ const SANITIZE: &[&str] = &[
 /// three times faster than -O1 with sanitizers and runs fast enough here.
 const SANITIZED_EXTRA: &[&str] = &["-O0", "-g"];
 /// What a Rust staticlib needs from the system when linked into a C program.
-const STATIC_SYSTEM_LIBS: &[&str] = &["-lpthread", "-ldl", "-lm"];
+/// What a program linked with `libu8x.a` needs besides it: nothing but the
+/// libc every C link brings (the library is no_std; `pkg/u8x.pc.in`'s empty
+/// `Libs.private` says the same).
+const STATIC_SYSTEM_LIBS: &[&str] = &[];
 const RUN_TIMEOUT: Duration = Duration::from_secs(120);
 const UBSAN_OPTIONS: &str = "print_stacktrace=1:halt_on_error=1";
 /// Any memcheck error fails the run; leaks are not errors (the test
@@ -149,24 +154,6 @@ fn compiler(cpp: bool) -> cc::Tool {
         .get_compiler()
 }
 
-/// Where the library cargo built for this test run is. Integration tests
-/// run from `target/<profile>/deps/`; the library's staticlib and cdylib are
-/// built into that same directory (and only copied up to `target/<profile>/`
-/// when the library itself is a build target, as in `cargo build`). The
-/// `deps/` copy is the one this `cargo test` just built, so it comes first.
-fn artifact_dirs() -> Vec<PathBuf> {
-    let exe = env::current_exe().expect("the test knows its own path");
-    let deps = exe
-        .parent()
-        .expect("the test binary is in a directory")
-        .to_path_buf();
-    let profile = deps
-        .parent()
-        .expect("integration tests live in target/<profile>/deps/")
-        .to_path_buf();
-    vec![deps, profile]
-}
-
 fn setup() -> Setup {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let include_dir = root.join("include");
@@ -175,21 +162,8 @@ fn setup() -> Setup {
         "{} is missing: `cargo build` generates it",
         include_dir.join("u8x.h").display()
     );
-    let shared_name = format!("{}u8x{}", env::consts::DLL_PREFIX, env::consts::DLL_SUFFIX);
-    let candidates = artifact_dirs();
-    let lib_dir = candidates
-        .iter()
-        .find(|dir| dir.join("libu8x.a").is_file() && dir.join(&shared_name).is_file())
-        .unwrap_or_else(|| {
-            panic!(
-                "libu8x.a and {shared_name} were not found in {}. The C tests link against the \
-                 library's staticlib and cdylib (crate-type in Cargo.toml's [lib]), which cargo builds \
-                 next to the test binaries: run this test through `cargo test`.",
-                candidates.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(" or ")
-            )
-        })
-        .clone();
-    let static_lib = lib_dir.join("libu8x.a");
+    let lib_dir = clib::lib_dir();
+    let static_lib = clib::static_lib();
     let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("c-tests")
         .join(std::process::id().to_string());

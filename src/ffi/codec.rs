@@ -4,12 +4,6 @@ use super::buffers::{input, output, Output};
 use super::types::{u8x_result, U8X_BAD_SIZE, U8X_MORE_INPUT};
 use crate::{EncodePolicy, Policy};
 
-/// Runs `f`, turning a panic (a bug in u8x) into `fallback` so that no unwind
-/// ever crosses into C.
-pub(super) fn guarded<R>(fallback: R, f: impl FnOnce() -> R) -> R {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or(fallback)
-}
-
 fn more_input(flags: u32) -> Option<bool> {
     (flags & !U8X_MORE_INPUT == 0).then_some(flags & U8X_MORE_INPUT != 0)
 }
@@ -46,13 +40,11 @@ pub(super) fn encode_policy(policy: u32, replacement: u32) -> Option<EncodePolic
 /// `src` must point to `src_len` readable bytes (or be NULL with `src_len` 0).
 #[no_mangle]
 pub unsafe extern "C" fn u8x_validate(src: *const u8, src_len: usize, flags: u32) -> u8x_result {
-    guarded(u8x_result::INTERNAL_ERROR, || {
-        // SAFETY: the caller's promise about `src` is `input`'s precondition.
-        let (Some(more), Some(src)) = (more_input(flags), unsafe { input(src, src_len) }) else {
-            return u8x_result::BAD_ARGUMENT;
-        };
-        crate::validate_chunk(src, more).into()
-    })
+    // SAFETY: the caller's promise about `src` is `input`'s precondition.
+    let (Some(more), Some(src)) = (more_input(flags), unsafe { input(src, src_len) }) else {
+        return u8x_result::BAD_ARGUMENT;
+    };
+    crate::validate_chunk(src, more).into()
 }
 
 /// Decodes UTF-8 into code points (UCS-4 / UTF-32 in native byte order).
@@ -87,22 +79,19 @@ pub unsafe extern "C" fn u8x_decode_ucs4(
     replacement: u32,
     flags: u32,
 ) -> u8x_result {
-    guarded(u8x_result::INTERNAL_ERROR, || {
-        let (Some(policy), Some(more)) = (decode_policy(policy, replacement), more_input(flags))
-        else {
-            return u8x_result::BAD_ARGUMENT;
-        };
-        // SAFETY: the caller's promise about `src` is `input`'s precondition.
-        let Some(src) = (unsafe { input(src, src_len) }) else {
-            return u8x_result::BAD_ARGUMENT;
-        };
-        // SAFETY: the caller promises `dst_cap` writable elements at `dst`.
-        match unsafe { output(dst, dst_cap, crate::decode_ucs4_bound(src.len()), src) } {
-            Some(Output::Buffer(dst)) => crate::decode_ucs4(src, dst, policy, more).into(),
-            Some(Output::Measure) => crate::count(src, policy, more).into(),
-            None => u8x_result::BAD_ARGUMENT,
-        }
-    })
+    let (Some(policy), Some(more)) = (decode_policy(policy, replacement), more_input(flags)) else {
+        return u8x_result::BAD_ARGUMENT;
+    };
+    // SAFETY: the caller's promise about `src` is `input`'s precondition.
+    let Some(src) = (unsafe { input(src, src_len) }) else {
+        return u8x_result::BAD_ARGUMENT;
+    };
+    // SAFETY: the caller promises `dst_cap` writable elements at `dst`.
+    match unsafe { output(dst, dst_cap, crate::decode_ucs4_bound(src.len()), src) } {
+        Some(Output::Buffer(dst)) => crate::decode_ucs4(src, dst, policy, more).into(),
+        Some(Output::Measure) => crate::count(src, policy, more).into(),
+        None => u8x_result::BAD_ARGUMENT,
+    }
 }
 
 /// Counts the code points `u8x_decode_ucs4` would write for this input and
@@ -120,16 +109,14 @@ pub unsafe extern "C" fn u8x_count(
     policy: u32,
     flags: u32,
 ) -> u8x_result {
-    guarded(u8x_result::INTERNAL_ERROR, || {
-        let policy = decode_policy(policy, super::types::U8X_REPLACEMENT_CHARACTER);
-        // SAFETY: the caller's promise about `src` is `input`'s precondition.
-        let (Some(policy), Some(more), Some(src)) =
-            (policy, more_input(flags), unsafe { input(src, src_len) })
-        else {
-            return u8x_result::BAD_ARGUMENT;
-        };
-        crate::count(src, policy, more).into()
-    })
+    let policy = decode_policy(policy, super::types::U8X_REPLACEMENT_CHARACTER);
+    // SAFETY: the caller's promise about `src` is `input`'s precondition.
+    let (Some(policy), Some(more), Some(src)) =
+        (policy, more_input(flags), unsafe { input(src, src_len) })
+    else {
+        return u8x_result::BAD_ARGUMENT;
+    };
+    crate::count(src, policy, more).into()
 }
 
 /// The number of code points in `src`, which the caller already knows is
@@ -143,10 +130,8 @@ pub unsafe extern "C" fn u8x_count(
 /// `src` must point to `src_len` readable bytes (or be NULL with `src_len` 0).
 #[no_mangle]
 pub unsafe extern "C" fn u8x_count_valid(src: *const u8, src_len: usize) -> usize {
-    guarded(U8X_BAD_SIZE, || {
-        // SAFETY: the caller's promise about `src` is `input`'s precondition.
-        unsafe { input(src, src_len) }.map_or(U8X_BAD_SIZE, crate::count_valid)
-    })
+    // SAFETY: the caller's promise about `src` is `input`'s precondition.
+    unsafe { input(src, src_len) }.map_or(U8X_BAD_SIZE, crate::count_valid)
 }
 
 /// Encodes code points as UTF-8.
@@ -176,22 +161,20 @@ pub unsafe extern "C" fn u8x_encode(
     policy: u32,
     replacement: u32,
 ) -> u8x_result {
-    guarded(u8x_result::INTERNAL_ERROR, || {
-        let Some(policy) = encode_policy(policy, replacement) else {
-            return u8x_result::BAD_ARGUMENT;
-        };
-        // SAFETY: the caller's promise about `src` is `input`'s precondition.
-        let Some(src) = (unsafe { input(src, src_len) }) else {
-            return u8x_result::BAD_ARGUMENT;
-        };
-        let most = src.len().saturating_mul(4);
-        // SAFETY: the caller promises `dst_cap` writable bytes at `dst`.
-        match unsafe { output(dst, dst_cap, most, src) } {
-            Some(Output::Buffer(dst)) => crate::encode(src, dst, policy).into(),
-            Some(Output::Measure) => crate::encoded_len(src, policy).into(),
-            None => u8x_result::BAD_ARGUMENT,
-        }
-    })
+    let Some(policy) = encode_policy(policy, replacement) else {
+        return u8x_result::BAD_ARGUMENT;
+    };
+    // SAFETY: the caller's promise about `src` is `input`'s precondition.
+    let Some(src) = (unsafe { input(src, src_len) }) else {
+        return u8x_result::BAD_ARGUMENT;
+    };
+    let most = src.len().saturating_mul(4);
+    // SAFETY: the caller promises `dst_cap` writable bytes at `dst`.
+    match unsafe { output(dst, dst_cap, most, src) } {
+        Some(Output::Buffer(dst)) => crate::encode(src, dst, policy).into(),
+        Some(Output::Measure) => crate::encoded_len(src, policy).into(),
+        None => u8x_result::BAD_ARGUMENT,
+    }
 }
 
 /// The number of bytes `u8x_encode` would write for this input and policy:
@@ -226,12 +209,10 @@ pub unsafe extern "C" fn u8x_encoded_len(
 /// `src` must point to `src_len` readable bytes (or be NULL with `src_len` 0).
 #[no_mangle]
 pub unsafe extern "C" fn u8x_next_boundary(src: *const u8, src_len: usize, pos: usize) -> usize {
-    guarded(U8X_BAD_SIZE, || {
-        // SAFETY: the caller's promise about `src` is `input`'s precondition.
-        unsafe { input(src, src_len) }
-            .and_then(|src| crate::next_boundary(src, pos))
-            .unwrap_or(U8X_BAD_SIZE)
-    })
+    // SAFETY: the caller's promise about `src` is `input`'s precondition.
+    unsafe { input(src, src_len) }
+        .and_then(|src| crate::next_boundary(src, pos))
+        .unwrap_or(U8X_BAD_SIZE)
 }
 
 /// The last position at or before `pos` with the property described for
@@ -242,12 +223,10 @@ pub unsafe extern "C" fn u8x_next_boundary(src: *const u8, src_len: usize, pos: 
 /// `src` must point to `src_len` readable bytes (or be NULL with `src_len` 0).
 #[no_mangle]
 pub unsafe extern "C" fn u8x_prev_boundary(src: *const u8, src_len: usize, pos: usize) -> usize {
-    guarded(U8X_BAD_SIZE, || {
-        // SAFETY: the caller's promise about `src` is `input`'s precondition.
-        unsafe { input(src, src_len) }
-            .and_then(|src| crate::prev_boundary(src, pos))
-            .unwrap_or(U8X_BAD_SIZE)
-    })
+    // SAFETY: the caller's promise about `src` is `input`'s precondition.
+    unsafe { input(src, src_len) }
+        .and_then(|src| crate::prev_boundary(src, pos))
+        .unwrap_or(U8X_BAD_SIZE)
 }
 
 /// The most code points `src_len` bytes can decode to under any policy: one

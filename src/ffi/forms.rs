@@ -2,7 +2,7 @@
 //! sizes of text known to be valid.
 
 use super::buffers::{input, output, Output};
-use super::codec::{decode_policy, encode_policy, guarded};
+use super::codec::{decode_policy, encode_policy};
 use super::types::{
     u8x_classification, u8x_result, u8x_width, U8X_BAD_SIZE, U8X_BIG_ENDIAN, U8X_LITTLE_ENDIAN,
     U8X_MORE_INPUT,
@@ -52,25 +52,23 @@ pub unsafe extern "C" fn u8x_decode_utf16(
     replacement: u32,
     flags: u32,
 ) -> u8x_result {
-    guarded(u8x_result::INTERNAL_ERROR, || {
-        let (Some(policy), Some((more, order))) =
-            (decode_policy(policy, replacement), utf16_flags(flags))
-        else {
-            return u8x_result::BAD_ARGUMENT;
-        };
-        // SAFETY: the caller's promise about `src` is `input`'s precondition.
-        let Some(src) = (unsafe { input(src, src_len) }) else {
-            return u8x_result::BAD_ARGUMENT;
-        };
-        // A supplementary replacement can take two units per byte.
-        let most = src.len().saturating_mul(2);
-        // SAFETY: the caller promises `dst_cap` writable units at `dst`.
-        match unsafe { output(dst, dst_cap, most, src) } {
-            Some(Output::Buffer(dst)) => crate::decode_utf16(src, dst, policy, order, more).into(),
-            Some(Output::Measure) => crate::decode_utf16_len(src, policy, more).into(),
-            None => u8x_result::BAD_ARGUMENT,
-        }
-    })
+    let (Some(policy), Some((more, order))) =
+        (decode_policy(policy, replacement), utf16_flags(flags))
+    else {
+        return u8x_result::BAD_ARGUMENT;
+    };
+    // SAFETY: the caller's promise about `src` is `input`'s precondition.
+    let Some(src) = (unsafe { input(src, src_len) }) else {
+        return u8x_result::BAD_ARGUMENT;
+    };
+    // A supplementary replacement can take two units per byte.
+    let most = src.len().saturating_mul(2);
+    // SAFETY: the caller promises `dst_cap` writable units at `dst`.
+    match unsafe { output(dst, dst_cap, most, src) } {
+        Some(Output::Buffer(dst)) => crate::decode_utf16(src, dst, policy, order, more).into(),
+        Some(Output::Measure) => crate::decode_utf16_len(src, policy, more).into(),
+        None => u8x_result::BAD_ARGUMENT,
+    }
 }
 
 /// Encodes UTF-16 code units as UTF-8.
@@ -105,24 +103,22 @@ pub unsafe extern "C" fn u8x_encode_utf16(
     replacement: u32,
     flags: u32,
 ) -> u8x_result {
-    guarded(u8x_result::INTERNAL_ERROR, || {
-        let (Some(policy), Some((more, order))) =
-            (encode_policy(policy, replacement), utf16_flags(flags))
-        else {
-            return u8x_result::BAD_ARGUMENT;
-        };
-        // SAFETY: the caller's promise about `src` is `input`'s precondition.
-        let Some(src) = (unsafe { input(src, src_len) }) else {
-            return u8x_result::BAD_ARGUMENT;
-        };
-        let most = src.len().saturating_mul(4);
-        // SAFETY: the caller promises `dst_cap` writable bytes at `dst`.
-        match unsafe { output(dst, dst_cap, most, src) } {
-            Some(Output::Buffer(dst)) => crate::encode_utf16(src, dst, policy, order, more).into(),
-            Some(Output::Measure) => crate::encode_utf16_len(src, policy, order, more).into(),
-            None => u8x_result::BAD_ARGUMENT,
-        }
-    })
+    let (Some(policy), Some((more, order))) =
+        (encode_policy(policy, replacement), utf16_flags(flags))
+    else {
+        return u8x_result::BAD_ARGUMENT;
+    };
+    // SAFETY: the caller's promise about `src` is `input`'s precondition.
+    let Some(src) = (unsafe { input(src, src_len) }) else {
+        return u8x_result::BAD_ARGUMENT;
+    };
+    let most = src.len().saturating_mul(4);
+    // SAFETY: the caller promises `dst_cap` writable bytes at `dst`.
+    match unsafe { output(dst, dst_cap, most, src) } {
+        Some(Output::Buffer(dst)) => crate::encode_utf16(src, dst, policy, order, more).into(),
+        Some(Output::Measure) => crate::encode_utf16_len(src, policy, order, more).into(),
+        None => u8x_result::BAD_ARGUMENT,
+    }
 }
 
 /// Checks that `src` is well-formed UTF-16: every high surrogate followed by
@@ -141,14 +137,12 @@ pub unsafe extern "C" fn u8x_validate_utf16(
     src_len: usize,
     flags: u32,
 ) -> u8x_result {
-    guarded(u8x_result::INTERNAL_ERROR, || {
-        // SAFETY: the caller's promise about `src` is `input`'s precondition.
-        let (Some((more, order)), Some(src)) = (utf16_flags(flags), unsafe { input(src, src_len) })
-        else {
-            return u8x_result::BAD_ARGUMENT;
-        };
-        crate::validate_utf16(src, order, more).into()
-    })
+    // SAFETY: the caller's promise about `src` is `input`'s precondition.
+    let (Some((more, order)), Some(src)) = (utf16_flags(flags), unsafe { input(src, src_len) })
+    else {
+        return u8x_result::BAD_ARGUMENT;
+    };
+    crate::validate_utf16(src, order, more).into()
 }
 
 /// Decodes UTF-8 into Latin-1 (ISO-8859-1): one byte per character, for
@@ -180,31 +174,29 @@ pub unsafe extern "C" fn u8x_decode_latin1(
     replacement: u32,
     flags: u32,
 ) -> u8x_result {
-    guarded(u8x_result::INTERNAL_ERROR, || {
-        let policy = match (policy, u8::try_from(replacement)) {
-            (0, _) => Some(Latin1Policy::Strict),
-            (1, Ok(byte)) => Some(Latin1Policy::Replace(byte)),
-            _ => None,
-        };
-        let more = match flags {
-            0 => Some(false),
-            U8X_MORE_INPUT => Some(true),
-            _ => None,
-        };
-        let (Some(policy), Some(more)) = (policy, more) else {
-            return u8x_result::BAD_ARGUMENT;
-        };
-        // SAFETY: the caller's promise about `src` is `input`'s precondition.
-        let Some(src) = (unsafe { input(src, src_len) }) else {
-            return u8x_result::BAD_ARGUMENT;
-        };
-        // SAFETY: the caller promises `dst_cap` writable bytes at `dst`.
-        match unsafe { output(dst, dst_cap, src.len(), src) } {
-            Some(Output::Buffer(dst)) => crate::decode_latin1(src, dst, policy, more).into(),
-            Some(Output::Measure) => crate::decode_latin1_len(src, policy, more).into(),
-            None => u8x_result::BAD_ARGUMENT,
-        }
-    })
+    let policy = match (policy, u8::try_from(replacement)) {
+        (0, _) => Some(Latin1Policy::Strict),
+        (1, Ok(byte)) => Some(Latin1Policy::Replace(byte)),
+        _ => None,
+    };
+    let more = match flags {
+        0 => Some(false),
+        U8X_MORE_INPUT => Some(true),
+        _ => None,
+    };
+    let (Some(policy), Some(more)) = (policy, more) else {
+        return u8x_result::BAD_ARGUMENT;
+    };
+    // SAFETY: the caller's promise about `src` is `input`'s precondition.
+    let Some(src) = (unsafe { input(src, src_len) }) else {
+        return u8x_result::BAD_ARGUMENT;
+    };
+    // SAFETY: the caller promises `dst_cap` writable bytes at `dst`.
+    match unsafe { output(dst, dst_cap, src.len(), src) } {
+        Some(Output::Buffer(dst)) => crate::decode_latin1(src, dst, policy, more).into(),
+        Some(Output::Measure) => crate::decode_latin1_len(src, policy, more).into(),
+        None => u8x_result::BAD_ARGUMENT,
+    }
 }
 
 /// Encodes Latin-1 (ISO-8859-1) bytes as UTF-8: 00..7F as they are, 80..FF
@@ -224,24 +216,22 @@ pub unsafe extern "C" fn u8x_encode_latin1(
     dst: *mut u8,
     dst_cap: usize,
 ) -> u8x_result {
-    guarded(u8x_result::INTERNAL_ERROR, || {
-        // SAFETY: the caller's promise about `src` is `input`'s precondition.
-        let Some(src) = (unsafe { input(src, src_len) }) else {
-            return u8x_result::BAD_ARGUMENT;
-        };
-        let most = src.len().saturating_mul(2);
-        // SAFETY: the caller promises `dst_cap` writable bytes at `dst`.
-        match unsafe { output(dst, dst_cap, most, src) } {
-            Some(Output::Buffer(dst)) => crate::encode_latin1(src, dst).into(),
-            Some(Output::Measure) => crate::Progress {
-                status: crate::Status::Done,
-                read: src.len(),
-                written: crate::encode_latin1_len(src),
-            }
-            .into(),
-            None => u8x_result::BAD_ARGUMENT,
+    // SAFETY: the caller's promise about `src` is `input`'s precondition.
+    let Some(src) = (unsafe { input(src, src_len) }) else {
+        return u8x_result::BAD_ARGUMENT;
+    };
+    let most = src.len().saturating_mul(2);
+    // SAFETY: the caller promises `dst_cap` writable bytes at `dst`.
+    match unsafe { output(dst, dst_cap, most, src) } {
+        Some(Output::Buffer(dst)) => crate::encode_latin1(src, dst).into(),
+        Some(Output::Measure) => crate::Progress {
+            status: crate::Status::Done,
+            read: src.len(),
+            written: crate::encode_latin1_len(src),
         }
-    })
+        .into(),
+        None => u8x_result::BAD_ARGUMENT,
+    }
 }
 
 /// Validates UTF-8 and, in the same call, tells a runtime which string to
@@ -264,36 +254,34 @@ pub unsafe extern "C" fn u8x_classify(
     flags: u32,
     info: *mut u8x_classification,
 ) -> u8x_result {
-    guarded(u8x_result::INTERNAL_ERROR, || {
-        let more = match flags {
-            0 => false,
-            U8X_MORE_INPUT => true,
-            _ => return u8x_result::BAD_ARGUMENT,
-        };
-        if info.is_null() || !info.is_aligned() {
-            return u8x_result::BAD_ARGUMENT;
-        }
-        // SAFETY: the caller's promise about `src` is `input`'s precondition.
-        let Some(src) = (unsafe { input(src, src_len) }) else {
-            return u8x_result::BAD_ARGUMENT;
-        };
-        let c = crate::classify(src, more);
-        let width = match c.width {
-            Width::Ascii => u8x_width::U8X_WIDTH_ASCII,
-            Width::Latin1 => u8x_width::U8X_WIDTH_LATIN1,
-            Width::Bmp => u8x_width::U8X_WIDTH_BMP,
-            Width::Supplementary => u8x_width::U8X_WIDTH_SUPPLEMENTARY,
-        };
-        // SAFETY: non-NULL and aligned; the caller promises it is writable.
-        unsafe {
-            info.write(u8x_classification {
-                width,
-                code_points: c.code_points,
-                utf16_units: c.utf16_units,
-            })
-        };
-        c.progress.into()
-    })
+    let more = match flags {
+        0 => false,
+        U8X_MORE_INPUT => true,
+        _ => return u8x_result::BAD_ARGUMENT,
+    };
+    if info.is_null() || !info.is_aligned() {
+        return u8x_result::BAD_ARGUMENT;
+    }
+    // SAFETY: the caller's promise about `src` is `input`'s precondition.
+    let Some(src) = (unsafe { input(src, src_len) }) else {
+        return u8x_result::BAD_ARGUMENT;
+    };
+    let c = crate::classify(src, more);
+    let width = match c.width {
+        Width::Ascii => u8x_width::U8X_WIDTH_ASCII,
+        Width::Latin1 => u8x_width::U8X_WIDTH_LATIN1,
+        Width::Bmp => u8x_width::U8X_WIDTH_BMP,
+        Width::Supplementary => u8x_width::U8X_WIDTH_SUPPLEMENTARY,
+    };
+    // SAFETY: non-NULL and aligned; the caller promises it is writable.
+    unsafe {
+        info.write(u8x_classification {
+            width,
+            code_points: c.code_points,
+            utf16_units: c.utf16_units,
+        })
+    };
+    c.progress.into()
 }
 
 /// The number of UTF-16 units in `src`, which the caller already knows is
@@ -306,10 +294,8 @@ pub unsafe extern "C" fn u8x_classify(
 /// `src` must point to `src_len` readable bytes (or be NULL with `src_len` 0).
 #[no_mangle]
 pub unsafe extern "C" fn u8x_count_utf16_valid(src: *const u8, src_len: usize) -> usize {
-    guarded(U8X_BAD_SIZE, || {
-        // SAFETY: the caller's promise about `src` is `input`'s precondition.
-        unsafe { input(src, src_len) }.map_or(U8X_BAD_SIZE, crate::utf16_len_valid)
-    })
+    // SAFETY: the caller's promise about `src` is `input`'s precondition.
+    unsafe { input(src, src_len) }.map_or(U8X_BAD_SIZE, crate::utf16_len_valid)
 }
 
 /// The number of UTF-8 bytes `src` encodes to, when the caller already knows
@@ -326,14 +312,12 @@ pub unsafe extern "C" fn u8x_encoded_len_utf16_valid(
     src_len: usize,
     flags: u32,
 ) -> usize {
-    guarded(U8X_BAD_SIZE, || {
-        let Some((false, order)) = utf16_flags(flags) else {
-            return U8X_BAD_SIZE;
-        };
-        // SAFETY: the caller's promise about `src` is `input`'s precondition.
-        unsafe { input(src, src_len) }
-            .map_or(U8X_BAD_SIZE, |src| crate::utf8_len_valid_utf16(src, order))
-    })
+    let Some((false, order)) = utf16_flags(flags) else {
+        return U8X_BAD_SIZE;
+    };
+    // SAFETY: the caller's promise about `src` is `input`'s precondition.
+    unsafe { input(src, src_len) }
+        .map_or(U8X_BAD_SIZE, |src| crate::utf8_len_valid_utf16(src, order))
 }
 
 /// The most UTF-16 units `src_len` bytes decode to when the replacement is

@@ -5,7 +5,8 @@
 //!
 //! Every function is reentrant and thread-safe, allocates nothing, touches no
 //! global state (the POSIX drop-ins set `errno`, as their originals do), and
-//! catches any panic before it can reach C.
+//! never unwinds into C: the C library is `no_std`, built with `panic =
+//! "abort"`, and its panic handler (`capi` feature, see `lib.rs`) traps.
 
 mod buffers;
 mod codec;

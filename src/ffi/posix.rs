@@ -3,7 +3,6 @@
 use core::ffi::{c_char, c_int, CStr};
 
 use super::buffers::{output, Output};
-use super::codec::guarded;
 use crate::{EncodePolicy, Policy, Status};
 use libc::wchar_t;
 
@@ -66,30 +65,28 @@ fn finish<T: Copy + Default>(status: Status, written: usize, dst: &mut [T], n: u
 /// for `n` wide characters.
 #[no_mangle]
 pub unsafe extern "C" fn u8x_mbstowcs(dest: *mut wchar_t, src: *const c_char, n: usize) -> usize {
-    guarded(FAILED, || {
-        if src.is_null() {
-            return fail(libc::EINVAL);
-        }
-        // SAFETY: the caller promises a NUL-terminated string.
-        let bytes = unsafe { CStr::from_ptr(src) }.to_bytes();
-        // SAFETY: the caller promises room for `n` wide characters at `dest`;
-        // wchar_t and u32 have the same size and alignment (asserted above).
-        match unsafe { output(dest.cast::<u32>(), n, bytes.len() + 1, bytes) } {
-            Some(Output::Measure) | None if dest.is_null() => {
-                let p = crate::count(bytes, Policy::Strict, false);
-                match p.status {
-                    Status::Done => p.written,
-                    _ => fail(libc::EILSEQ),
-                }
+    if src.is_null() {
+        return fail(libc::EINVAL);
+    }
+    // SAFETY: the caller promises a NUL-terminated string.
+    let bytes = unsafe { CStr::from_ptr(src) }.to_bytes();
+    // SAFETY: the caller promises room for `n` wide characters at `dest`;
+    // wchar_t and u32 have the same size and alignment (asserted above).
+    match unsafe { output(dest.cast::<u32>(), n, bytes.len() + 1, bytes) } {
+        Some(Output::Measure) | None if dest.is_null() => {
+            let p = crate::count(bytes, Policy::Strict, false);
+            match p.status {
+                Status::Done => p.written,
+                _ => fail(libc::EILSEQ),
             }
-            Some(Output::Buffer(dst)) => {
-                let cap = n.min(bytes.len()).min(dst.len());
-                let p = crate::decode_ucs4(bytes, &mut dst[..cap], Policy::Strict, false);
-                finish(p.status, p.written, dst, n)
-            }
-            _ => fail(libc::EINVAL),
         }
-    })
+        Some(Output::Buffer(dst)) => {
+            let cap = n.min(bytes.len()).min(dst.len());
+            let p = crate::decode_ucs4(bytes, &mut dst[..cap], Policy::Strict, false);
+            finish(p.status, p.written, dst, n)
+        }
+        _ => fail(libc::EINVAL),
+    }
 }
 
 /// `wcstombs(3)` for UTF-8, whatever the locale: converts the L'\0'-terminated
@@ -106,36 +103,34 @@ pub unsafe extern "C" fn u8x_mbstowcs(dest: *mut wchar_t, src: *const c_char, n:
 /// have room for `n` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn u8x_wcstombs(dest: *mut c_char, src: *const wchar_t, n: usize) -> usize {
-    guarded(FAILED, || {
-        if src.is_null() || !src.is_aligned() {
-            return fail(libc::EINVAL);
-        }
-        let src = src.cast::<u32>();
-        let mut len = 0usize;
-        // SAFETY: the caller promises a terminated string, so every element up
-        // to and including the terminator is readable.
-        while unsafe { *src.add(len) } != 0 {
-            len += 1;
-        }
-        // SAFETY: the `len` elements before the terminator are readable and
-        // `src` is non-NULL and aligned.
-        let units = unsafe { core::slice::from_raw_parts(src, len) };
-        let most = len.saturating_mul(4).saturating_add(1);
-        // SAFETY: the caller promises room for `n` bytes at `dest`.
-        match unsafe { output(dest.cast::<u8>(), n, most, units) } {
-            Some(Output::Measure) | None if dest.is_null() => {
-                let p = crate::encoded_len(units, EncodePolicy::Strict);
-                match p.status {
-                    Status::Done => p.written,
-                    _ => fail(libc::EILSEQ),
-                }
+    if src.is_null() || !src.is_aligned() {
+        return fail(libc::EINVAL);
+    }
+    let src = src.cast::<u32>();
+    let mut len = 0usize;
+    // SAFETY: the caller promises a terminated string, so every element up
+    // to and including the terminator is readable.
+    while unsafe { *src.add(len) } != 0 {
+        len += 1;
+    }
+    // SAFETY: the `len` elements before the terminator are readable and
+    // `src` is non-NULL and aligned.
+    let units = unsafe { core::slice::from_raw_parts(src, len) };
+    let most = len.saturating_mul(4).saturating_add(1);
+    // SAFETY: the caller promises room for `n` bytes at `dest`.
+    match unsafe { output(dest.cast::<u8>(), n, most, units) } {
+        Some(Output::Measure) | None if dest.is_null() => {
+            let p = crate::encoded_len(units, EncodePolicy::Strict);
+            match p.status {
+                Status::Done => p.written,
+                _ => fail(libc::EILSEQ),
             }
-            Some(Output::Buffer(dst)) => {
-                let cap = n.min(most - 1).min(dst.len());
-                let p = crate::encode(units, &mut dst[..cap], EncodePolicy::Strict);
-                finish(p.status, p.written, dst, n)
-            }
-            _ => fail(libc::EINVAL),
         }
-    })
+        Some(Output::Buffer(dst)) => {
+            let cap = n.min(most - 1).min(dst.len());
+            let p = crate::encode(units, &mut dst[..cap], EncodePolicy::Strict);
+            finish(p.status, p.written, dst, n)
+        }
+        _ => fail(libc::EINVAL),
+    }
 }

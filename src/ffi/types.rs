@@ -38,8 +38,9 @@ pub enum u8x_status {
     /// length larger than the memory really there cannot be detected and is
     /// undefined behaviour.
     U8X_BAD_ARGUMENT = 4,
-    /// A bug in u8x was caught before it could reach the caller. Nothing that
-    /// was written can be trusted. Please report it.
+    /// Reserved; never returned. A bug in u8x that an internal check catches
+    /// stops the program with a trap instruction (the C library has no
+    /// unwinding to turn it into a result); please report it.
     U8X_INTERNAL_ERROR = 5,
 }
 
@@ -149,10 +150,6 @@ impl u8x_result {
         read: 0,
         written: 0,
         error_len: 0,
-    };
-    pub(crate) const INTERNAL_ERROR: u8x_result = u8x_result {
-        status: u8x_status::U8X_INTERNAL_ERROR,
-        ..u8x_result::BAD_ARGUMENT
     };
 }
 

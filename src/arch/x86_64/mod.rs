@@ -2,6 +2,7 @@
 
 pub(crate) mod avx2;
 pub(crate) mod avx512;
+mod cpu;
 mod partial;
 pub(crate) mod sse;
 mod tables;

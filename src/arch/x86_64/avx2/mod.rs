@@ -53,9 +53,8 @@ static KERNELS: Kernels = {
 };
 
 fn detected() -> bool {
-    std::is_x86_feature_detected!("avx2")
-        && std::is_x86_feature_detected!("popcnt")
-        && std::is_x86_feature_detected!("bmi1")
+    use super::cpu::{has, Features as F};
+    has(F::AVX2.and(F::POPCNT).and(F::BMI1))
 }
 
 /// The table, if this CPU has every feature the kernels are compiled for.

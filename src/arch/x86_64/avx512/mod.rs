@@ -51,13 +51,13 @@ static KERNELS: Kernels = {
 };
 
 fn detected() -> bool {
-    std::is_x86_feature_detected!("avx512f")
-        && std::is_x86_feature_detected!("avx512bw")
-        && std::is_x86_feature_detected!("avx512cd")
-        && std::is_x86_feature_detected!("avx512vbmi")
-        && std::is_x86_feature_detected!("avx512vbmi2")
-        && std::is_x86_feature_detected!("popcnt")
-        && std::is_x86_feature_detected!("bmi1")
+    use super::cpu::{has, Features as F};
+    let avx512 = F::AVX512F.and(F::AVX512BW).and(F::AVX512CD);
+    has(avx512
+        .and(F::AVX512VBMI)
+        .and(F::AVX512VBMI2)
+        .and(F::POPCNT)
+        .and(F::BMI1))
 }
 
 /// The table, if this CPU has every feature the kernels are compiled for.

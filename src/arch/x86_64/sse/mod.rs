@@ -39,10 +39,8 @@ static KERNELS: Kernels = {
 };
 
 fn detected() -> bool {
-    std::is_x86_feature_detected!("ssse3")
-        && std::is_x86_feature_detected!("sse4.1")
-        && std::is_x86_feature_detected!("sse4.2")
-        && std::is_x86_feature_detected!("popcnt")
+    use super::cpu::{has, Features as F};
+    has(F::SSSE3.and(F::SSE41).and(F::SSE42).and(F::POPCNT))
 }
 
 /// The table, if this CPU has every feature the kernels are compiled for.

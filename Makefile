@@ -1,0 +1,129 @@
+# Builds and installs u8x as a C library (GNU make; Linux with GNU binutils).
+#
+#   make                                  libraries, header, pkg-config and CMake
+#                                         files and the u8x command, staged in
+#                                         target/capi/stage/
+#   make install PREFIX=/usr DESTDIR=/tmp/pkg
+#   make uninstall PREFIX=/usr
+#   make check-install                    installs into a scratch DESTDIR and builds
+#                                         and runs every consumer in
+#                                         tests/consumers/ against it
+#
+# Versioning: the crate version (Cargo.toml) is the release; ABI_VERSION is the
+# shared library's SONAME number and moves only when binary compatibility
+# breaks (a function removed or changed, a struct's layout changed), never for
+# additions. The real name is libu8x.so.ABI.MINOR.PATCH, as utf8proc does.
+
+CARGO ?= cargo
+PREFIX ?= /usr/local
+EXEC_PREFIX ?= $(PREFIX)
+LIBDIR ?= $(EXEC_PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+BINDIR ?= $(EXEC_PREFIX)/bin
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+CMAKEDIR ?= $(LIBDIR)/cmake/u8x
+DESTDIR ?=
+INSTALL ?= install
+
+ABI_VERSION := 0
+VERSION := $(shell sed -n 's/^version = "\([^"]*\)".*/\1/p' Cargo.toml | head -n 1)
+MAJOR := $(word 1,$(subst ., ,$(VERSION)))
+MINOR := $(word 2,$(subst ., ,$(VERSION)))
+PATCH := $(word 3,$(subst ., ,$(VERSION)))
+SONAME := libu8x.so.$(ABI_VERSION)
+REALNAME := libu8x.so.$(ABI_VERSION).$(MINOR).$(PATCH)
+POINTER_BYTES := $(shell echo $$(( $$(getconf LONG_BIT) / 8 )))
+
+TARGET_DIR ?= target
+# The `capi` profile (Cargo.toml): release with panic = "abort", no debug info.
+OUT := $(TARGET_DIR)/capi
+STAGE := $(OUT)/stage
+SOURCES := Makefile Cargo.toml Cargo.lock build.rs $(shell find src cli/src -name '*.rs')
+
+.PHONY: all lib cli install uninstall check-install clean-stage
+all: lib cli $(STAGE)/lib/pkgconfig/u8x.pc $(STAGE)/lib/cmake/u8x/u8xConfig.cmake \
+	$(STAGE)/lib/cmake/u8x/u8xConfigVersion.cmake $(STAGE)/include/u8x.h
+lib: $(STAGE)/lib/$(REALNAME) $(STAGE)/lib/libu8x.a
+cli: $(STAGE)/bin/u8x
+
+# One rustc run emits both libraries. `capi` adds the panic handler the
+# no_std libraries need; the SONAME is set here, next to the file names.
+$(OUT)/libu8x.so $(OUT)/libu8x.a &: $(SOURCES)
+	$(CARGO) rustc --quiet --profile capi --lib --features capi --crate-type cdylib,staticlib \
+		--target-dir $(TARGET_DIR) -- -C link-arg=-Wl,-soname,$(SONAME)
+	@touch $(OUT)/libu8x.so $(OUT)/libu8x.a
+
+$(STAGE)/lib/$(REALNAME): $(OUT)/libu8x.so
+	@mkdir -p $(@D)
+	cp $< $@
+	ln -sf $(REALNAME) $(STAGE)/lib/$(SONAME)
+	ln -sf $(SONAME) $(STAGE)/lib/libu8x.so
+
+# rustc's staticlib carries all of core and compiler_builtins with global
+# symbols, which clash with any other Rust static library in the same link.
+# Link it into one relocatable object from the u8x_ entry points (dropping
+# what they cannot reach), make every other symbol local, strip debug info.
+$(STAGE)/lib/libu8x.a: $(OUT)/libu8x.a
+	@mkdir -p $(@D) $(OUT)/static
+	ld -r --gc-sections \
+		$$(nm -g --defined-only $< 2>/dev/null | awk '$$3 ~ /^u8x_/ { print "-u", $$3 }' | sort -u) \
+		-o $(OUT)/static/u8x-all.o $<
+	objcopy --wildcard --keep-global-symbol='u8x_*' --strip-debug \
+		$(OUT)/static/u8x-all.o $(OUT)/static/u8x.o
+	rm -f $@
+	ar rcsD $@ $(OUT)/static/u8x.o
+
+$(STAGE)/bin/u8x: $(SOURCES) cli/Cargo.toml
+	$(CARGO) build --quiet --profile capi -p u8x-cli --target-dir $(TARGET_DIR)
+	@mkdir -p $(@D)
+	cp $(OUT)/u8x $@
+
+$(STAGE)/include/u8x.h: include/u8x.h
+	@mkdir -p $(@D)
+	cp $< $@
+
+# Both files are written for the final PREFIX at install time; the staged
+# copies use the staging directory as their prefix.
+# $(call subst_dirs,template,prefix,libdir,includedir,cmakedir)
+define subst_dirs
+	sed -e 's|@PREFIX@|$(2)|g' -e 's|@LIBDIR@|$(3)|g' -e 's|@INCLUDEDIR@|$(4)|g' \
+		-e "s|@LIBDIR_FROM_CMAKEDIR@|$$(realpath -m --relative-to=$(5) $(3))|g" \
+		-e "s|@INCLUDEDIR_FROM_CMAKEDIR@|$$(realpath -m --relative-to=$(5) $(4))|g" \
+		-e 's|@VERSION@|$(VERSION)|g' -e 's|@MAJOR@|$(MAJOR)|g' -e 's|@SONAME@|$(SONAME)|g' \
+		-e 's|@POINTER_BYTES@|$(POINTER_BYTES)|g' $(1)
+endef
+
+$(STAGE)/lib/pkgconfig/u8x.pc: pkg/u8x.pc.in Cargo.toml
+	@mkdir -p $(@D)
+	$(call subst_dirs,$<,$(abspath $(STAGE)),$(abspath $(STAGE))/lib,$(abspath $(STAGE))/include,$(abspath $(STAGE))/lib/pkgconfig) > $@
+
+$(STAGE)/lib/cmake/u8x/%.cmake: pkg/%.cmake.in Cargo.toml
+	@mkdir -p $(@D)
+	$(call subst_dirs,$<,$(abspath $(STAGE)),$(abspath $(STAGE))/lib,$(abspath $(STAGE))/include,$(abspath $(@D))) > $@
+
+install: all
+	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) \
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(CMAKEDIR)
+	$(INSTALL) -m 755 $(STAGE)/lib/$(REALNAME) $(DESTDIR)$(LIBDIR)/$(REALNAME)
+	ln -sf $(REALNAME) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libu8x.so
+	$(INSTALL) -m 644 $(STAGE)/lib/libu8x.a $(DESTDIR)$(LIBDIR)/libu8x.a
+	$(INSTALL) -m 644 include/u8x.h $(DESTDIR)$(INCLUDEDIR)/u8x.h
+	$(INSTALL) -m 755 $(STAGE)/bin/u8x $(DESTDIR)$(BINDIR)/u8x
+	$(call subst_dirs,pkg/u8x.pc.in,$(PREFIX),$(LIBDIR),$(INCLUDEDIR),$(CMAKEDIR)) > $(DESTDIR)$(PKGCONFIGDIR)/u8x.pc
+	$(call subst_dirs,pkg/u8xConfig.cmake.in,$(PREFIX),$(LIBDIR),$(INCLUDEDIR),$(CMAKEDIR)) > $(DESTDIR)$(CMAKEDIR)/u8xConfig.cmake
+	$(call subst_dirs,pkg/u8xConfigVersion.cmake.in,$(PREFIX),$(LIBDIR),$(INCLUDEDIR),$(CMAKEDIR)) > $(DESTDIR)$(CMAKEDIR)/u8xConfigVersion.cmake
+
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/$(REALNAME) $(DESTDIR)$(LIBDIR)/$(SONAME) \
+		$(DESTDIR)$(LIBDIR)/libu8x.so $(DESTDIR)$(LIBDIR)/libu8x.a \
+		$(DESTDIR)$(INCLUDEDIR)/u8x.h $(DESTDIR)$(BINDIR)/u8x \
+		$(DESTDIR)$(PKGCONFIGDIR)/u8x.pc $(DESTDIR)$(CMAKEDIR)/u8xConfig.cmake \
+		$(DESTDIR)$(CMAKEDIR)/u8xConfigVersion.cmake
+	-rmdir $(DESTDIR)$(CMAKEDIR)
+
+check-install: all
+	bash tests/consumers/run.sh
+
+clean-stage:
+	rm -rf $(STAGE) $(OUT)/static

@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# Installs u8x into a scratch DESTDIR (`make install`) and builds and runs,
+# against that install only, every way a user takes it in:
+#   - a C program through `pkg-config --cflags --libs u8x` (shared; the
+#     program must find libu8x.so.ABI through its SONAME), and `--static`
+#     (libu8x.a in a dynamic program, and a fully static program);
+#   - a C++ program through pkg-config;
+#   - CMake projects with find_package(u8x 0.1 REQUIRED), linking u8x::u8x
+#     and u8x::u8x_static, and find_package refusing versions it must refuse;
+#   - a C program linking libu8x.a beside a second Rust static library;
+#   - the examples/ programs, built with pkg-config's flags;
+#   - the installed u8x command;
+#   - the Python binding, pip-installed, finding the library by SONAME.
+# Each prints one line. A consumer whose tool is missing (cmake, pkg-config,
+# c++, pytest) is skipped, saying so; with U8X_CONSUMERS_STRICT=1 (.ci/run
+# sets it) a skip is a failure.
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+here=$root/tests/consumers
+work=$root/target/consumers
+destdir=$work/destdir
+prefix=/opt/u8x
+libdir=$prefix/lib
+strict=${U8X_CONSUMERS_STRICT:-0}
+cc=${CC:-cc}
+cxx=${CXX:-c++}
+passed=0
+failed=0
+skipped=0
+
+say() { printf 'consumers: %s\n' "$*"; }
+pass() { passed=$((passed + 1)); say "ok      $1"; }
+fail() { failed=$((failed + 1)); say "FAILED  $1"; }
+skip() {
+    skipped=$((skipped + 1))
+    if [[ $strict == 1 ]]; then fail "$1 (skipped: $2)"; else say "skipped $1: $2"; fi
+}
+# run NAME COMMAND...: one consumer step; its output is shown only on failure.
+run() {
+    local name=$1 out
+    shift
+    if out=$("$@" 2>&1); then pass "$name"; else
+        fail "$name"
+        printf '%s\n' "$out" | tail -n 30 | sed 's/^/    /'
+    fi
+}
+have() { command -v "$1" >/dev/null 2>&1; }
+
+rm -rf "$destdir" "$work/build"
+mkdir -p "$work/build"
+if ! make -s -C "$root" install DESTDIR="$destdir" PREFIX="$prefix" >"$work/install.log" 2>&1; then
+    cat "$work/install.log"
+    say "FAILED  make install"
+    exit 1
+fi
+say "installed into DESTDIR=$destdir PREFIX=$prefix:"
+(cd "$destdir" && find . -mindepth 1 | sort | sed 's/^/    /')
+
+lib=$destdir$libdir
+bin=$work/build
+soname_of() { readelf -d "$1" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p'; }
+needed_of() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; }
+
+check_layout() {
+    local f
+    for f in "$libdir/libu8x.a" "$libdir/libu8x.so" "$prefix/include/u8x.h" "$prefix/bin/u8x" \
+        "$libdir/pkgconfig/u8x.pc" "$libdir/cmake/u8x/u8xConfig.cmake" \
+        "$libdir/cmake/u8x/u8xConfigVersion.cmake"; do
+        [[ -e $destdir$f ]] || { echo "missing $f"; return 1; }
+    done
+    local real soname
+    real=$(cd "$lib" && ls libu8x.so.*.*.*)
+    soname=$(soname_of "$lib/$real")
+    echo "real name $real, SONAME $soname"
+    [[ $soname == libu8x.so.[0-9]* && -L $lib/$soname && $(readlink "$lib/$soname") == "$real" ]] &&
+        [[ $(readlink "$lib/libu8x.so") == "$soname" ]]
+}
+run "install layout, SONAME and links" check_layout
+
+# A program linked against the shared library needs libu8x.so.ABI (the
+# SONAME, not the dev link) and the loader finds that file.
+check_shared_program() {
+    # (Output captured before matching: `grep -q` in a pipeline can stop
+    # reading early, and pipefail would count the writer's SIGPIPE.)
+    local exe=$1 soname needed loaded
+    soname=$(soname_of "$(readlink -f "$lib/libu8x.so")")
+    needed=$(needed_of "$exe")
+    grep -qx "$soname" <<<"$needed" || { echo "NEEDED: $needed"; return 1; }
+    loaded=$(LD_LIBRARY_PATH=$lib ldd "$exe")
+    grep -qF "$soname => $lib/$soname" <<<"$loaded" || { echo "$loaded"; return 1; }
+    LD_LIBRARY_PATH=$lib "$exe"
+}
+# A program linked with libu8x.a has no libu8x NEEDED entry.
+check_static_program() {
+    local exe=$1 needed
+    needed=$(needed_of "$exe")
+    if grep -q u8x <<<"$needed"; then echo "NEEDED: $needed"; return 1; fi
+    "$exe"
+}
+
+if have pkg-config; then
+    export PKG_CONFIG_PATH=$lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$destdir
+    cflags=$(pkg-config --cflags u8x) libs=$(pkg-config --libs u8x)
+    static_libs=$(pkg-config --static --libs u8x)
+    say "pkg-config: version $(pkg-config --modversion u8x); cflags '$cflags'; libs '$libs'; static '$static_libs'"
+    # Word splitting of the flags is intended below.
+    # shellcheck disable=SC2086
+    pc_shared() {
+        $cc -std=c99 -Wall -Wextra -Wpedantic -Werror "$here/consumer.c" $cflags $libs \
+            -o "$bin/pc-shared" && check_shared_program "$bin/pc-shared"
+    }
+    # shellcheck disable=SC2086
+    pc_static() {
+        $cc -std=c99 -Wall -Werror "$here/consumer.c" $cflags -Wl,-Bstatic $static_libs \
+            -Wl,-Bdynamic -o "$bin/pc-static" && check_static_program "$bin/pc-static"
+    }
+    # shellcheck disable=SC2086
+    pc_fully_static() {
+        $cc -std=c99 -Os -static "$here/consumer.c" $cflags $static_libs \
+            -o "$bin/pc-fully-static" && "$bin/pc-fully-static" &&
+            echo "static hello-world: $(stat -c %s "$bin/pc-fully-static") bytes"
+    }
+    # shellcheck disable=SC2086
+    pc_cpp() {
+        $cxx -std=c++17 -Wall -Wextra -Wpedantic -Werror "$here/consumer.cpp" $cflags $libs \
+            -o "$bin/pc-cpp" && check_shared_program "$bin/pc-cpp"
+    }
+    run "pkg-config, shared" pc_shared
+    run "pkg-config --static, libu8x.a in a dynamic program" pc_static
+    run "pkg-config --static, fully static program" pc_fully_static
+    if have "$cxx"; then run "C++17 through pkg-config" pc_cpp; else skip "C++17 through pkg-config" "no $cxx"; fi
+    if [[ -f $root/examples/run.sh ]]; then
+        run "examples/ with pkg-config's flags" env U8X_CFLAGS="$cflags" \
+            U8X_LIBS="$libs -Wl,-rpath,$lib" CC="$cc" bash "$root/examples/run.sh"
+    fi
+    unset PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
+else
+    skip "pkg-config consumers" "pkg-config is not installed"
+fi
+
+if have cmake; then
+    cmake_project() { # NAME TARGET WANT
+        cmake -S "$here/cmake" -B "$bin/cmake-$1" -DCMAKE_PREFIX_PATH="$destdir$prefix" \
+            -DU8X_TARGET="$2" -DU8X_WANT="$3" -DCMAKE_BUILD_TYPE=Release &&
+            cmake --build "$bin/cmake-$1"
+    }
+    check_cmake_shared() {
+        cmake_project shared u8x::u8x 0.1 && check_shared_program "$bin/cmake-shared/consumer" &&
+            check_shared_program "$bin/cmake-shared/consumer_cpp"
+    }
+    check_cmake_static() {
+        cmake_project static u8x::u8x_static 0.1 && check_static_program "$bin/cmake-static/consumer" &&
+            check_static_program "$bin/cmake-static/consumer_cpp"
+    }
+    check_cmake_refuses() {
+        local want
+        for want in 0.2 1.0; do
+            if cmake_project "want-$want" u8x::u8x "$want" >"$bin/cmake-want-$want.log" 2>&1; then
+                echo "find_package(u8x $want) accepted version 0.1"
+                return 1
+            fi
+            grep -q "compatible.*requested version" <(tr -s " \n" " " <"$bin/cmake-want-$want.log") ||
+                { cat "$bin/cmake-want-$want.log"; return 1; }
+        done
+    }
+    run "CMake find_package(u8x 0.1), u8x::u8x" check_cmake_shared
+    run "CMake find_package(u8x 0.1), u8x::u8x_static" check_cmake_static
+    run "CMake refuses u8x 0.2 and 1.0 (SameMajorVersion)" check_cmake_refuses
+else
+    skip "CMake consumers" "cmake is not installed"
+fi
+
+check_two_rust_libs() {
+    cargo build -q --release --manifest-path "$here/other-rust/Cargo.toml" \
+        --target-dir "$work/other-rust" &&
+        $cc -std=c99 -Wall -Werror -I"$destdir$prefix/include" "$here/two_rust_libs.c" \
+            "$lib/libu8x.a" "$work/other-rust/release/libother_rust.a" -lpthread -ldl -lm \
+            -o "$bin/two-rust-libs" &&
+        "$bin/two-rust-libs"
+}
+run "libu8x.a beside another Rust static library" check_two_rust_libs
+
+check_cli() {
+    local u8x=$destdir$prefix/bin/u8x
+    "$u8x" check "$root"/../shared/corpus/lipsum/* 2>/dev/null || "$u8x" check "$root/README.md" || return 1
+    if "$u8x" check -q "$root/tests/data/UTF-8-test.txt"; then
+        echo "u8x check accepted Kuhn's stress test"
+        return 1
+    fi
+}
+run "installed u8x command" check_cli
+
+if python3 -c 'import pytest' >/dev/null 2>&1 && [[ -d $root/bindings/python ]]; then
+    check_python() {
+        rm -rf "$work/python"
+        python3 -m pip install -q --no-deps --target "$work/python" "$root/bindings/python" &&
+            (cd "$work" && env -u U8X_LIBRARY LD_LIBRARY_PATH="$lib" PYTHONPATH="$work/python" \
+                python3 -c 'import u8x, sys; print("python finds", u8x.library_path()); sys.exit("libu8x.so.0" not in u8x.library_path())') &&
+            env -u U8X_LIBRARY LD_LIBRARY_PATH="$lib" PYTHONPATH="$work/python" \
+                python3 -m pytest -q -p no:cacheprovider "$root/bindings/python/tests"
+    }
+    run "Python binding against CPython's codecs" check_python
+else
+    skip "Python binding" "pytest is not installed (python3 -m pip install pytest)"
+fi
+
+say "$passed passed, $failed failed, $skipped skipped"
+[[ $failed == 0 ]]
