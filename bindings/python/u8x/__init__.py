@@ -18,6 +18,7 @@ byte of an ill-formed sequence is read as ISO-8859-1 or windows-1252.
 
 import codecs
 import ctypes
+import operator
 import re
 import sys
 
@@ -359,7 +360,7 @@ def encode(text, errors="strict"):
 
 def _boundary(fn, name, data, pos):
     src, n, _ = _source(data)
-    pos = pos.__index__()
+    pos = operator.index(pos)
     if not 0 <= pos <= n:
         raise IndexError("u8x.%s: position %d outside 0..%d" % (name, pos, n))
     b = fn(src, n, pos)

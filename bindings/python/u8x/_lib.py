@@ -111,7 +111,10 @@ def _library_names():
 def _checkout_library():
     """<repo>/target/release/libu8x.so when this file is in a source checkout
     (bindings/python/u8x/_lib.py), else None."""
-    repo = Path(__file__).resolve().parents[3]
+    parents = Path(__file__).resolve().parents
+    if len(parents) < 4:
+        return None
+    repo = parents[3]
     path = repo / "target" / "release" / _library_names()[1]
     if (repo / "include" / "u8x.h").is_file() and path.is_file():
         return path
