@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Throughput of u8x.decode / u8x.validate against bytes.decode("utf-8").
 
-    U8X_LIBRARY=target/release/libu8x.so python3 bindings/python/bench.py [DIR]
+    U8X_LIBRARY=target/capi/stage/lib/libu8x.so python3 bindings/python/bench.py [DIR]
 
 DIR holds the lipsum files (default: ../shared/corpus/lipsum next to the
 repository). For each file and function: the best of --repeat timings of

@@ -8,8 +8,8 @@ Lookup order (the first that loads wins):
    (``LD_LIBRARY_PATH``, the ld.so cache, the system directories): how an
    installed ``$PREFIX/lib/libu8x.so.0.1.0`` is found;
 3. ``ctypes.util.find_library("u8x")``;
-4. from a source checkout: ``<repo>/target/release/libu8x.so``
-   (built by ``cargo build --release``).
+4. from a source checkout: ``<repo>/target/capi/stage/lib/libu8x.so``
+   (built by ``make``).
 """
 
 import ctypes
@@ -109,13 +109,13 @@ def _library_names():
 
 
 def _checkout_library():
-    """<repo>/target/release/libu8x.so when this file is in a source checkout
+    """<repo>/target/capi/stage/lib/libu8x.so when this file is in a source checkout
     (bindings/python/u8x/_lib.py), else None."""
     parents = Path(__file__).resolve().parents
     if len(parents) < 4:
         return None
     repo = parents[3]
-    path = repo / "target" / "release" / _library_names()[1]
+    path = repo / "target" / "capi" / "stage" / "lib" / _library_names()[1]
     if (repo / "include" / "u8x.h").is_file() and path.is_file():
         return path
     return None
@@ -133,7 +133,7 @@ def _load():
             raise LibraryNotFoundError(
                 "u8x: cannot load the library named by U8X_LIBRARY=%r: %s\n"
                 "Set U8X_LIBRARY to the path of a built libu8x shared library "
-                "(e.g. <repo>/target/release/libu8x.so after `cargo build --release`), "
+                "(e.g. <repo>/target/capi/stage/lib/libu8x.so after `make`), "
                 "or unset it to search the usual places." % (explicit, e)
             ) from None
 
@@ -158,13 +158,13 @@ def _load():
         except OSError as e:
             tried.append("%s (%s)" % (checkout, e))
     else:
-        tried.append("target/release/%s of a source checkout: none" % devname)
+        tried.append("target/capi/stage/lib/%s of a source checkout: none" % devname)
 
     raise LibraryNotFoundError(
         "u8x: cannot find the libu8x shared library. Tried:\n  - U8X_LIBRARY: not set\n  - "
         + "\n  - ".join(tried)
-        + "\nBuild it with `cargo build --release` in the u8x repository and set "
-        "U8X_LIBRARY=/path/to/u8x/target/release/%s, or install it "
+        + "\nBuild it with `make` in the u8x repository and set "
+        "U8X_LIBRARY=/path/to/u8x/target/capi/stage/lib/%s, or install it "
         "(`make install PREFIX=...`) and make sure the loader finds %s "
         "(e.g. LD_LIBRARY_PATH=$PREFIX/lib)." % (devname, soname)
     )
