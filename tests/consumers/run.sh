@@ -205,5 +205,13 @@ else
     skip "Python binding" "pytest is not installed (python3 -m pip install pytest)"
 fi
 
+check_uninstall() {
+    make -s -C "$root" uninstall DESTDIR="$destdir" PREFIX="$prefix" || return 1
+    local left
+    left=$(find "$destdir" ! -type d)
+    [[ -z $left ]] || { echo "left behind: $left"; return 1; }
+}
+run "make uninstall removes every file" check_uninstall
+
 say "$passed passed, $failed failed, $skipped skipped"
 [[ $failed == 0 ]]
