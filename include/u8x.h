@@ -61,7 +61,11 @@
 /**
  * How a call ended.
  */
-typedef enum u8x_status {
+enum u8x_status
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
   /**
    * All input was processed.
    */
@@ -105,14 +109,25 @@ typedef enum u8x_status {
    * was written can be trusted. Please report it.
    */
   U8X_INTERNAL_ERROR = 5,
-} u8x_status;
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum u8x_status u8x_status;
+#else
+typedef uint32_t u8x_status;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
 
 /**
  * Why a sequence is ill-formed (RFC 3629, Unicode Table 3-7). The kind is
  * decided by the first two bytes of the maximal subpart, so it does not
  * depend on how the input was split into chunks.
  */
-typedef enum u8x_error {
+enum u8x_error
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
   /**
    * No error.
    */
@@ -152,14 +167,25 @@ typedef enum u8x_error {
    * when decoding to Latin-1 (`error_len` is its length in bytes).
    */
   U8X_ERR_NOT_REPRESENTABLE = 8,
-} u8x_error;
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum u8x_error u8x_error;
+#else
+typedef uint32_t u8x_error;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
 
 /**
  * The widest kind of character in a text, narrowest first: the string
  * representation that holds it (CPython's compact strings, JavaScript's
  * one- and two-byte strings).
  */
-typedef enum u8x_width {
+enum u8x_width
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
   /**
    * U+0000..U+007F only, or no characters.
    */
@@ -176,12 +202,23 @@ typedef enum u8x_width {
    * Some character above U+FFFF: UTF-16 needs surrogate pairs.
    */
   U8X_WIDTH_SUPPLEMENTARY = 3,
-} u8x_width;
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum u8x_width u8x_width;
+#else
+typedef uint32_t u8x_width;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
 
 /**
  * Error policies, passed as the `policy` argument.
  */
-typedef enum u8x_policy {
+enum u8x_policy
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
   /**
    * Stop at the first error and report it (`U8X_ILL_FORMED`).
    */
@@ -209,7 +246,14 @@ typedef enum u8x_policy {
    * windows-1252 (WHATWG mapping; 81, 8D, 8F, 90, 9D become C1 controls).
    */
   U8X_CP1252 = 4,
-} u8x_policy;
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum u8x_policy u8x_policy;
+#else
+typedef uint32_t u8x_policy;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
 
 /**
  * The outcome of a call.
@@ -218,12 +262,12 @@ typedef struct u8x_result {
   /**
    * How the call ended.
    */
-  enum u8x_status status;
+  u8x_status status;
   /**
    * With `U8X_ILL_FORMED`: why. With `U8X_INCOMPLETE`:
    * `U8X_ERR_END_OF_INPUT`. Otherwise `U8X_ERR_NONE`.
    */
-  enum u8x_error error;
+  u8x_error error;
   /**
    * Input consumed, in the input's units: bytes (UTF-8 and Latin-1),
    * code points (UCS-4) or UTF-16 units. On an error, the offset or index
@@ -256,7 +300,7 @@ typedef struct u8x_classification {
   /**
    * The widest character.
    */
-  enum u8x_width width;
+  u8x_width width;
   /**
    * Characters (code points): the UCS-4 length.
    */
