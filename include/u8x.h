@@ -62,9 +62,9 @@
  * How a call ended.
  */
 enum u8x_status
-#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+#if defined(__cplusplus) || (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L)
   : uint32_t
-#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+#endif /* defined(__cplusplus) || __STDC_VERSION__ >= 202311L */
  {
   /**
    * All input was processed.
@@ -108,15 +108,15 @@ enum u8x_status
    * A bug in u8x was caught before it could reach the caller. Nothing that
    * was written can be trusted. Please report it.
    */
-  U8X_INTERNAL_ERROR = 5,
+  U8X_INTERNAL_ERROR = 5
 };
 #ifndef __cplusplus
-#if __STDC_VERSION__ >= 202311L
+#if (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L)
 typedef enum u8x_status u8x_status;
 #else
 typedef uint32_t u8x_status;
-#endif // __STDC_VERSION__ >= 202311L
-#endif // __cplusplus
+#endif /* __STDC_VERSION__ >= 202311L */
+#endif /* __cplusplus */
 
 /**
  * Why a sequence is ill-formed (RFC 3629, Unicode Table 3-7). The kind is
@@ -124,9 +124,9 @@ typedef uint32_t u8x_status;
  * depend on how the input was split into chunks.
  */
 enum u8x_error
-#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+#if defined(__cplusplus) || (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L)
   : uint32_t
-#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+#endif /* defined(__cplusplus) || __STDC_VERSION__ >= 202311L */
  {
   /**
    * No error.
@@ -166,15 +166,15 @@ enum u8x_error
    * A well-formed character the output form cannot hold: above U+00FF
    * when decoding to Latin-1 (`error_len` is its length in bytes).
    */
-  U8X_ERR_NOT_REPRESENTABLE = 8,
+  U8X_ERR_NOT_REPRESENTABLE = 8
 };
 #ifndef __cplusplus
-#if __STDC_VERSION__ >= 202311L
+#if (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L)
 typedef enum u8x_error u8x_error;
 #else
 typedef uint32_t u8x_error;
-#endif // __STDC_VERSION__ >= 202311L
-#endif // __cplusplus
+#endif /* __STDC_VERSION__ >= 202311L */
+#endif /* __cplusplus */
 
 /**
  * The widest kind of character in a text, narrowest first: the string
@@ -182,9 +182,9 @@ typedef uint32_t u8x_error;
  * one- and two-byte strings).
  */
 enum u8x_width
-#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+#if defined(__cplusplus) || (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L)
   : uint32_t
-#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+#endif /* defined(__cplusplus) || __STDC_VERSION__ >= 202311L */
  {
   /**
    * U+0000..U+007F only, or no characters.
@@ -201,23 +201,23 @@ enum u8x_width
   /**
    * Some character above U+FFFF: UTF-16 needs surrogate pairs.
    */
-  U8X_WIDTH_SUPPLEMENTARY = 3,
+  U8X_WIDTH_SUPPLEMENTARY = 3
 };
 #ifndef __cplusplus
-#if __STDC_VERSION__ >= 202311L
+#if (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L)
 typedef enum u8x_width u8x_width;
 #else
 typedef uint32_t u8x_width;
-#endif // __STDC_VERSION__ >= 202311L
-#endif // __cplusplus
+#endif /* __STDC_VERSION__ >= 202311L */
+#endif /* __cplusplus */
 
 /**
  * Error policies, passed as the `policy` argument.
  */
 enum u8x_policy
-#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+#if defined(__cplusplus) || (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L)
   : uint32_t
-#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+#endif /* defined(__cplusplus) || __STDC_VERSION__ >= 202311L */
  {
   /**
    * Stop at the first error and report it (`U8X_ILL_FORMED`).
@@ -245,15 +245,15 @@ enum u8x_policy
    * Decoding only: each byte of an ill-formed sequence is read as
    * windows-1252 (WHATWG mapping; 81, 8D, 8F, 90, 9D become C1 controls).
    */
-  U8X_CP1252 = 4,
+  U8X_CP1252 = 4
 };
 #ifndef __cplusplus
-#if __STDC_VERSION__ >= 202311L
+#if (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L)
 typedef enum u8x_policy u8x_policy;
 #else
 typedef uint32_t u8x_policy;
-#endif // __STDC_VERSION__ >= 202311L
-#endif // __cplusplus
+#endif /* __STDC_VERSION__ >= 202311L */
+#endif /* __cplusplus */
 
 /**
  * The outcome of a call.
@@ -314,7 +314,7 @@ typedef struct u8x_classification {
 
 #ifdef __cplusplus
 extern "C" {
-#endif // __cplusplus
+#endif /* __cplusplus */
 
 /**
  * Checks that `src[0..src_len)` is well-formed UTF-8 (RFC 3629).
@@ -736,7 +736,7 @@ size_t u8x_mbstowcs(wchar_t *dest, const char *src, size_t n);
 size_t u8x_wcstombs(char *dest, const wchar_t *src, size_t n);
 
 #ifdef __cplusplus
-}  // extern "C"
-#endif  // __cplusplus
+}  /* extern "C" */
+#endif  /* __cplusplus */
 
 #endif  /* U8X_H */
