@@ -739,4 +739,31 @@ size_t u8x_wcstombs(char *dest, const wchar_t *src, size_t n);
 }  /* extern "C" */
 #endif  /* __cplusplus */
 
+/*
+ * ABI checks: the enum typedefs are 4 bytes (uint32_t) whatever the
+ * compiler's enum size, and the structs have the layout the library uses.
+ */
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define U8X_ABI_CHECK(name, expr) static_assert(expr, "u8x ABI: " #name)
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define U8X_ABI_CHECK(name, expr) _Static_assert(expr, "u8x ABI: " #name)
+#else
+#define U8X_ABI_CHECK(name, expr) typedef char u8x_abi_check_##name[(expr) ? 1 : -1]
+#endif
+U8X_ABI_CHECK(status_size, sizeof(u8x_status) == 4);
+U8X_ABI_CHECK(error_size, sizeof(u8x_error) == 4);
+U8X_ABI_CHECK(policy_size, sizeof(u8x_policy) == 4);
+U8X_ABI_CHECK(width_size, sizeof(u8x_width) == 4);
+U8X_ABI_CHECK(result_status, offsetof(u8x_result, status) == 0);
+U8X_ABI_CHECK(result_error, offsetof(u8x_result, error) == 4);
+U8X_ABI_CHECK(result_read, offsetof(u8x_result, read) == 8);
+U8X_ABI_CHECK(result_written, offsetof(u8x_result, written) == 8 + sizeof(size_t));
+U8X_ABI_CHECK(result_error_len, offsetof(u8x_result, error_len) == 8 + 2 * sizeof(size_t));
+U8X_ABI_CHECK(result_size, sizeof(u8x_result) == 8 + 3 * sizeof(size_t));
+U8X_ABI_CHECK(classification_width, offsetof(u8x_classification, width) == 0);
+U8X_ABI_CHECK(classification_code_points, offsetof(u8x_classification, code_points) == sizeof(size_t));
+U8X_ABI_CHECK(classification_utf16_units, offsetof(u8x_classification, utf16_units) == 2 * sizeof(size_t));
+U8X_ABI_CHECK(classification_size, sizeof(u8x_classification) == 3 * sizeof(size_t));
+#undef U8X_ABI_CHECK
+
 #endif  /* U8X_H */
