@@ -61,7 +61,11 @@
 /**
  * How a call ended.
  */
-typedef enum u8x_status {
+enum u8x_status
+#if defined(__cplusplus) || (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L)
+  : uint32_t
+#endif /* defined(__cplusplus) || __STDC_VERSION__ >= 202311L */
+ {
   /**
    * All input was processed.
    */
@@ -105,15 +109,26 @@ typedef enum u8x_status {
    * stops the program with a trap instruction (the C library has no
    * unwinding to turn it into a result); please report it.
    */
-  U8X_INTERNAL_ERROR = 5,
-} u8x_status;
+  U8X_INTERNAL_ERROR = 5
+};
+#ifndef __cplusplus
+#if (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L)
+typedef enum u8x_status u8x_status;
+#else
+typedef uint32_t u8x_status;
+#endif /* __STDC_VERSION__ >= 202311L */
+#endif /* __cplusplus */
 
 /**
  * Why a sequence is ill-formed (RFC 3629, Unicode Table 3-7). The kind is
  * decided by the first two bytes of the maximal subpart, so it does not
  * depend on how the input was split into chunks.
  */
-typedef enum u8x_error {
+enum u8x_error
+#if defined(__cplusplus) || (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L)
+  : uint32_t
+#endif /* defined(__cplusplus) || __STDC_VERSION__ >= 202311L */
+ {
   /**
    * No error.
    */
@@ -152,15 +167,26 @@ typedef enum u8x_error {
    * A well-formed character the output form cannot hold: above U+00FF
    * when decoding to Latin-1 (`error_len` is its length in bytes).
    */
-  U8X_ERR_NOT_REPRESENTABLE = 8,
-} u8x_error;
+  U8X_ERR_NOT_REPRESENTABLE = 8
+};
+#ifndef __cplusplus
+#if (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L)
+typedef enum u8x_error u8x_error;
+#else
+typedef uint32_t u8x_error;
+#endif /* __STDC_VERSION__ >= 202311L */
+#endif /* __cplusplus */
 
 /**
  * The widest kind of character in a text, narrowest first: the string
  * representation that holds it (CPython's compact strings, JavaScript's
  * one- and two-byte strings).
  */
-typedef enum u8x_width {
+enum u8x_width
+#if defined(__cplusplus) || (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L)
+  : uint32_t
+#endif /* defined(__cplusplus) || __STDC_VERSION__ >= 202311L */
+ {
   /**
    * U+0000..U+007F only, or no characters.
    */
@@ -176,13 +202,24 @@ typedef enum u8x_width {
   /**
    * Some character above U+FFFF: UTF-16 needs surrogate pairs.
    */
-  U8X_WIDTH_SUPPLEMENTARY = 3,
-} u8x_width;
+  U8X_WIDTH_SUPPLEMENTARY = 3
+};
+#ifndef __cplusplus
+#if (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L)
+typedef enum u8x_width u8x_width;
+#else
+typedef uint32_t u8x_width;
+#endif /* __STDC_VERSION__ >= 202311L */
+#endif /* __cplusplus */
 
 /**
  * Error policies, passed as the `policy` argument.
  */
-typedef enum u8x_policy {
+enum u8x_policy
+#if defined(__cplusplus) || (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L)
+  : uint32_t
+#endif /* defined(__cplusplus) || __STDC_VERSION__ >= 202311L */
+ {
   /**
    * Stop at the first error and report it (`U8X_ILL_FORMED`).
    */
@@ -209,8 +246,15 @@ typedef enum u8x_policy {
    * Decoding only: each byte of an ill-formed sequence is read as
    * windows-1252 (WHATWG mapping; 81, 8D, 8F, 90, 9D become C1 controls).
    */
-  U8X_CP1252 = 4,
-} u8x_policy;
+  U8X_CP1252 = 4
+};
+#ifndef __cplusplus
+#if (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L)
+typedef enum u8x_policy u8x_policy;
+#else
+typedef uint32_t u8x_policy;
+#endif /* __STDC_VERSION__ >= 202311L */
+#endif /* __cplusplus */
 
 /**
  * The outcome of a call.
@@ -219,12 +263,12 @@ typedef struct u8x_result {
   /**
    * How the call ended.
    */
-  enum u8x_status status;
+  u8x_status status;
   /**
    * With `U8X_ILL_FORMED`: why. With `U8X_INCOMPLETE`:
    * `U8X_ERR_END_OF_INPUT`. Otherwise `U8X_ERR_NONE`.
    */
-  enum u8x_error error;
+  u8x_error error;
   /**
    * Input consumed, in the input's units: bytes (UTF-8 and Latin-1),
    * code points (UCS-4) or UTF-16 units. On an error, the offset or index
@@ -257,7 +301,7 @@ typedef struct u8x_classification {
   /**
    * The widest character.
    */
-  enum u8x_width width;
+  u8x_width width;
   /**
    * Characters (code points): the UCS-4 length.
    */
@@ -271,7 +315,7 @@ typedef struct u8x_classification {
 
 #ifdef __cplusplus
 extern "C" {
-#endif // __cplusplus
+#endif /* __cplusplus */
 
 /**
  * Checks that `src[0..src_len)` is well-formed UTF-8 (RFC 3629).
@@ -693,7 +737,34 @@ size_t u8x_mbstowcs(wchar_t *dest, const char *src, size_t n);
 size_t u8x_wcstombs(char *dest, const wchar_t *src, size_t n);
 
 #ifdef __cplusplus
-}  // extern "C"
-#endif  // __cplusplus
+}  /* extern "C" */
+#endif  /* __cplusplus */
+
+/*
+ * ABI checks: the enum typedefs are 4 bytes (uint32_t) whatever the
+ * compiler's enum size, and the structs have the layout the library uses.
+ */
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define U8X_ABI_CHECK(name, expr) static_assert(expr, "u8x ABI: " #name)
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define U8X_ABI_CHECK(name, expr) _Static_assert(expr, "u8x ABI: " #name)
+#else
+#define U8X_ABI_CHECK(name, expr) typedef char u8x_abi_check_##name[(expr) ? 1 : -1]
+#endif
+U8X_ABI_CHECK(status_size, sizeof(u8x_status) == 4);
+U8X_ABI_CHECK(error_size, sizeof(u8x_error) == 4);
+U8X_ABI_CHECK(policy_size, sizeof(u8x_policy) == 4);
+U8X_ABI_CHECK(width_size, sizeof(u8x_width) == 4);
+U8X_ABI_CHECK(result_status, offsetof(u8x_result, status) == 0);
+U8X_ABI_CHECK(result_error, offsetof(u8x_result, error) == 4);
+U8X_ABI_CHECK(result_read, offsetof(u8x_result, read) == 8);
+U8X_ABI_CHECK(result_written, offsetof(u8x_result, written) == 8 + sizeof(size_t));
+U8X_ABI_CHECK(result_error_len, offsetof(u8x_result, error_len) == 8 + 2 * sizeof(size_t));
+U8X_ABI_CHECK(result_size, sizeof(u8x_result) == 8 + 3 * sizeof(size_t));
+U8X_ABI_CHECK(classification_width, offsetof(u8x_classification, width) == 0);
+U8X_ABI_CHECK(classification_code_points, offsetof(u8x_classification, code_points) == sizeof(size_t));
+U8X_ABI_CHECK(classification_utf16_units, offsetof(u8x_classification, utf16_units) == 2 * sizeof(size_t));
+U8X_ABI_CHECK(classification_size, sizeof(u8x_classification) == 3 * sizeof(size_t));
+#undef U8X_ABI_CHECK
 
 #endif  /* U8X_H */

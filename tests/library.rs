@@ -171,3 +171,36 @@ fn shared_library_is_versioned_by_soname() {
         assert_eq!(to.to_str(), Some(target.as_str()), "{link}");
     }
 }
+
+/// `c-tests/header-matrix.sh`: the header compiles cleanly (`-Wall -Wextra
+/// -Wpedantic -Wundef -Werror`) as C89, C99, C11, C17, C2x, C++11, C++17 and
+/// C++20 under gcc and clang, also with `-fshort-enums`, and `abi.c` checks
+/// the layout against `libu8x.a`. A compiler that is not installed is
+/// skipped, saying so; under `U8X_CONSUMERS_STRICT=1` (CI) that fails.
+#[test]
+fn header_compiles_under_every_standard_and_compiler() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new("bash")
+        .arg(root.join("c-tests/header-matrix.sh"))
+        .arg(root.join("include"))
+        .arg(clib::static_lib())
+        .current_dir(root)
+        .output()
+        .expect("bash is installed");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let report = format!("{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    eprintln!(
+        "{}",
+        report.lines().last().unwrap_or("header-matrix: no output")
+    );
+    assert!(out.status.success(), "header-matrix.sh failed:\n{report}");
+    if std::env::var_os("U8X_CONSUMERS_STRICT").is_some_and(|v| v == "1") {
+        let skipped = report.lines().any(|l| {
+            l.contains("not installed") || l.contains(") skipped") || l.contains(" skipped (")
+        });
+        assert!(
+            !skipped && report.contains(", 0 skipped"),
+            "a compiler or standard was skipped:\n{report}"
+        );
+    }
+}

@@ -2,12 +2,19 @@
 //! u8x; values coming from C (policies, flags, codes to name) are taken as
 //! plain integers and checked, since an out-of-range enum is undefined
 //! behaviour in Rust.
+//!
+//! The enums are `#[repr(u32)]`, so the struct fields that hold them are
+//! four bytes whatever the C compiler's enum size (`-fshort-enums`): cbindgen
+//! then declares each as `typedef uint32_t u8x_status;` for C (the enum keeps
+//! its constants; C23 and C++ get `enum u8x_status : uint32_t`). The layout
+//! asserted at the end of this file is asserted again in the header's trailer
+//! (cbindgen.toml), so a C compiler that disagrees fails to compile.
 #![allow(non_camel_case_types)]
 
 use crate::types::{ErrorKind, Progress, Status};
 
 /// How a call ended.
-#[repr(C)]
+#[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum u8x_status {
     /// All input was processed.
@@ -47,7 +54,7 @@ pub enum u8x_status {
 /// Why a sequence is ill-formed (RFC 3629, Unicode Table 3-7). The kind is
 /// decided by the first two bytes of the maximal subpart, so it does not
 /// depend on how the input was split into chunks.
-#[repr(C)]
+#[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum u8x_error {
     /// No error.
@@ -74,7 +81,7 @@ pub enum u8x_error {
 }
 
 /// Error policies, passed as the `policy` argument.
-#[repr(C)]
+#[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum u8x_policy {
     /// Stop at the first error and report it (`U8X_ILL_FORMED`).
@@ -193,7 +200,7 @@ impl From<Progress> for u8x_result {
 /// The widest kind of character in a text, narrowest first: the string
 /// representation that holds it (CPython's compact strings, JavaScript's
 /// one- and two-byte strings).
-#[repr(C)]
+#[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum u8x_width {
     /// U+0000..U+007F only, or no characters.
@@ -218,3 +225,24 @@ pub struct u8x_classification {
     /// Equal to `code_points` unless `width` is `U8X_WIDTH_SUPPLEMENTARY`.
     pub utf16_units: usize,
 }
+
+// The C ABI, pinned: the same sizes and offsets as the checks at the end of
+// include/u8x.h (cbindgen.toml's trailer), for 32- and 64-bit `size_t`.
+const _: () = {
+    use core::mem::{offset_of, size_of};
+    const W: usize = size_of::<usize>();
+    assert!(size_of::<u8x_status>() == 4);
+    assert!(size_of::<u8x_error>() == 4);
+    assert!(size_of::<u8x_policy>() == 4);
+    assert!(size_of::<u8x_width>() == 4);
+    assert!(offset_of!(u8x_result, status) == 0);
+    assert!(offset_of!(u8x_result, error) == 4);
+    assert!(offset_of!(u8x_result, read) == 8);
+    assert!(offset_of!(u8x_result, written) == 8 + W);
+    assert!(offset_of!(u8x_result, error_len) == 8 + 2 * W);
+    assert!(size_of::<u8x_result>() == 8 + 3 * W);
+    assert!(offset_of!(u8x_classification, width) == 0);
+    assert!(offset_of!(u8x_classification, code_points) == W);
+    assert!(offset_of!(u8x_classification, utf16_units) == 2 * W);
+    assert!(size_of::<u8x_classification>() == 3 * W);
+};
