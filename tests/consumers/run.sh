@@ -29,7 +29,9 @@ passed=0
 failed=0
 skipped=0
 
-say() { printf 'consumers: %s\n' "$*"; }
+# Every line also goes to $work/summary.txt, which .ci/run prints (cargo
+# test shows a passing test's output only on failure).
+say() { printf 'consumers: %s\n' "$*" | tee -a "$work/summary.txt"; }
 pass() { passed=$((passed + 1)); say "ok      $1"; }
 fail() { failed=$((failed + 1)); say "FAILED  $1"; }
 skip() {
@@ -47,7 +49,7 @@ run() {
 }
 have() { command -v "$1" >/dev/null 2>&1; }
 
-rm -rf "$destdir" "$work/build"
+rm -rf "$destdir" "$work/build" "$work/summary.txt"
 mkdir -p "$work/build"
 if ! make -s -C "$root" install DESTDIR="$destdir" PREFIX="$prefix" >"$work/install.log" 2>&1; then
     cat "$work/install.log"
