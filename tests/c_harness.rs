@@ -676,7 +676,10 @@ fn args_guarded_covers_every_function() {
     let mut listed: Vec<String> = program
         .split("FN(")
         .skip(1)
-        .filter_map(|rest| rest.split_once(')').map(|(name, _)| name.trim().to_string()))
+        .filter_map(|rest| {
+            rest.split_once(')')
+                .map(|(name, _)| name.trim().to_string())
+        })
         .filter(|name| name.starts_with("u8x_"))
         .collect();
     listed.sort();
