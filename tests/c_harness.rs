@@ -637,3 +637,60 @@ fn c_programs() {
             .join(", ")
     );
 }
+
+/// The functions `include/u8x.h` declares: the identifier before the `(`
+/// of each declaration (a line starting in column 0, outside comments and
+/// preprocessor lines).
+fn header_functions(header: &str) -> Vec<String> {
+    let mut names: Vec<String> = header
+        .lines()
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_alphabetic()))
+        .filter_map(|l| l.split_once('(').map(|(before, _)| before))
+        .filter_map(|before| {
+            before
+                .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .next()
+        })
+        .filter(|name| name.starts_with("u8x_"))
+        .map(str::to_string)
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// `c-tests/args_guarded.c` runs the bad-argument matrix on every function
+/// in its `functions` table (and fails if one is not exercised): the table
+/// must list exactly the header's functions, so a new function cannot be
+/// added without its bad-argument tests.
+#[test]
+fn args_guarded_covers_every_function() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let header = fs::read_to_string(root.join("include/u8x.h")).unwrap();
+    let program = fs::read_to_string(root.join("c-tests/args_guarded.c")).unwrap();
+    let declared = header_functions(&header);
+    assert!(
+        declared.len() >= 29 && declared.iter().any(|n| n == "u8x_wcstombs"),
+        "the header parser found too few functions: {declared:?}"
+    );
+    let mut listed: Vec<String> = program
+        .split("FN(")
+        .skip(1)
+        .filter_map(|rest| {
+            rest.split_once(')')
+                .map(|(name, _)| name.trim().to_string())
+        })
+        .filter(|name| name.starts_with("u8x_"))
+        .collect();
+    listed.sort();
+    let missing: Vec<&String> = declared.iter().filter(|n| !listed.contains(n)).collect();
+    let extra: Vec<&String> = listed.iter().filter(|n| !declared.contains(n)).collect();
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "c-tests/args_guarded.c's `functions` table differs from include/u8x.h: \
+         missing {missing:?}, not in the header {extra:?}"
+    );
+    let mut dedup = listed.clone();
+    dedup.dedup();
+    assert_eq!(dedup, listed, "a function is listed twice");
+}
