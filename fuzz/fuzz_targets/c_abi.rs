@@ -130,31 +130,11 @@ fn decoding(rng: &mut Rng, src: &[u8], ps: &[Piece], policy: u32, repl: u32, fla
     // U8X_OUTPUT_FULL resumption.
     let (r, out) = resume(rng, e.out.len(), 3, |from, cap| dec(&src[from..], policy, repl, flags, cap));
     e.assert_eq(&r, Some(&out), "decode_ucs4 resumed");
-    // Chunks with U8X_MORE_INPUT; the unconsumed bytes are those after `start`.
-    let mut cuts: Vec<usize> = (0..rng.upto(6)).map(|_| rng.upto(n)).collect();
-    cuts.sort();
-    cuts.push(n);
-    let (mut start, mut out) = (0, Vec::new());
-    for (i, &cut) in cuts.iter().enumerate() {
-        let last = i + 1 == cuts.len();
-        let chunk = &src[start..cut.max(start)];
-        let (mut r, o) = dec(chunk, policy, repl, if last { flags } else { U8X_MORE_INPUT }, chunk.len());
-        out.extend(o);
-        let (status, at) = (r.status as u32, start + r.read);
-        match status {
-            OK => start += chunk.len(),
-            INCOMPLETE => {
-                assert_eq!(r.read + r.error_len, chunk.len(), "incomplete: error_len is the rest");
-                start = at;
-            }
-            _ => {}
-        }
-        if last || status == ILL_FORMED {
-            (r.read, r.written) = (at, out.len());
-            e.assert_eq(&r, Some(&out), &format!("chunked at {cuts:?}"));
-            return;
-        }
-    }
+    // Chunks with U8X_MORE_INPUT, carrying the unconsumed bytes over.
+    let (r, out, cuts) = chunked(rng, n, |a, b, last| {
+        dec(&src[a..b], policy, repl, if last { flags } else { U8X_MORE_INPUT }, b - a)
+    });
+    e.assert_eq(&r, Some(&out), &format!("chunked at {cuts:?}"));
 }
 
 fn boundaries(rng: &mut Rng, src: &[u8], ps: &[Piece], policy: u32, repl: u32) {

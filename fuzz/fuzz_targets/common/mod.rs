@@ -286,3 +286,38 @@ pub fn resume<T: Copy>(
         return (r, out);
     }
 }
+
+/// Feeds the input in chunks cut at random points, every chunk but the
+/// last with `U8X_MORE_INPUT`: `call(start, end, last)` converts elements
+/// `start..end`. After `U8X_INCOMPLETE` the next chunk starts at the
+/// unconsumed elements. Returns the combined result (absolute `read`, total
+/// `written`), the output and the cuts.
+pub fn chunked<T>(
+    rng: &mut Rng,
+    n: usize,
+    mut call: impl FnMut(usize, usize, bool) -> (u8x_result, Vec<T>),
+) -> (u8x_result, Vec<T>, Vec<usize>) {
+    let mut cuts: Vec<usize> = (0..rng.upto(6)).map(|_| rng.upto(n)).collect();
+    cuts.sort();
+    cuts.push(n);
+    let (mut start, mut out) = (0, Vec::new());
+    for (i, &cut) in cuts.iter().enumerate() {
+        let (last, end) = (i + 1 == cuts.len(), cut.max(start));
+        let (mut r, o) = call(start, end, last);
+        out.extend(o);
+        let (status, at) = (r.status as u32, start + r.read);
+        match status {
+            OK => start = end,
+            INCOMPLETE => {
+                assert_eq!(at + r.error_len, end, "U8X_INCOMPLETE: error_len is the rest");
+                start = at;
+            }
+            _ => {}
+        }
+        if last || status == ILL_FORMED {
+            (r.read, r.written) = (at, out.len());
+            return (r, out, cuts);
+        }
+    }
+    unreachable!()
+}
