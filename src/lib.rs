@@ -20,6 +20,7 @@ pub mod ffi;
 mod forms;
 #[cfg(feature = "capi")]
 mod panic;
+mod portable;
 mod scalar;
 mod types;
 

@@ -9,10 +9,11 @@
 //! and the kernel resumes after it. The window is at most a handful of bytes.
 
 use super::kernels::{
-    DecodeKernel, DecodeU16Kernel, EncodeKernel, EncodeU16Kernel, Fast, Latin1Kernel, ScanKernel,
-    WidenKernel, WIDEN_MAX,
+    DecodeKernel, DecodeU16Kernel, EncodeU16Kernel, Fast, Latin1Kernel, ScanKernel, WidenKernel,
+    WIDEN_MAX,
 };
 use super::{FastStop, Kernels};
+use crate::portable;
 use crate::scalar::boundary::next_boundary;
 use crate::scalar::prefix;
 use crate::scalar::sink::{CountSink, SliceSink};
@@ -68,7 +69,11 @@ fn rebase(status: Status, base: usize) -> Status {
 #[inline]
 pub(crate) fn validate(k: &Kernels, src: &[u8], more_input: bool) -> Progress {
     let Some(fast) = k.validate() else {
-        return scalar_validate::validate(src, more_input);
+        let read = portable::validate::valid_up_to(src);
+        if read == src.len() {
+            return done(read, 0);
+        }
+        return validate_rest(src, more_input, read);
     };
     if short_ascii(src) {
         // All ASCII: valid, and one character per byte.
@@ -154,17 +159,19 @@ fn resume<In, O: Output<In>>(
     }
 }
 
-struct Decode<'a> {
-    fast: Fast<DecodeKernel>,
+/// Decoding to code points, with a kernel or the portable core's loop as
+/// the fast path.
+struct Decode<'a, F> {
+    fast: F,
     dst: &'a mut [u32],
     written: usize,
     policy: Policy,
     more_input: bool,
 }
 
-impl Output<u8> for Decode<'_> {
+impl<F: FnMut(&[u8], &mut [u32]) -> FastStop> Output<u8> for Decode<'_, F> {
     fn fast(&mut self, src: &[u8]) -> FastStop {
-        let stop = self.fast.run(src, &mut self.dst[self.written..]);
+        let stop = (self.fast)(src, &mut self.dst[self.written..]);
         self.written += stop.written;
         stop
     }
@@ -321,7 +328,16 @@ fn decode_any(
             decode_rest(fast, src, dst, policy, more_input, stop)
         }
         Some(_) => decode_short(src, dst, policy, more_input),
-        None => scalar_decode::decode(src, &mut SliceSink::new(dst), policy, more_input),
+        None => {
+            let mut out = Decode {
+                fast: portable::decode::decode_valid,
+                dst,
+                written: 0,
+                policy,
+                more_input,
+            };
+            run(src, &mut out, utf8_window(src))
+        }
     }
 }
 
@@ -347,7 +363,7 @@ fn decode_rest(
     stop: FastStop,
 ) -> Progress {
     let mut out = Decode {
-        fast,
+        fast: |s: &[u8], d: &mut [u32]| fast.run(s, d),
         dst,
         written: stop.written,
         policy,
@@ -383,7 +399,7 @@ pub(crate) fn count(k: &Kernels, src: &[u8], policy: Policy, more_input: bool) -
         };
     }
     let Some(fast) = k.count() else {
-        return scalar_decode::decode(src, &mut CountSink::default(), policy, more_input);
+        return count_portable(src, policy, more_input);
     };
     if tiny_for_validation(src) {
         let (read, written) = prefix::count_prefix(src);
@@ -406,16 +422,48 @@ pub(crate) fn count(k: &Kernels, src: &[u8], policy: Policy, more_input: bool) -
     resume(src, &mut out, utf8_window(src), stop)
 }
 
-struct Encode<'a> {
-    fast: Fast<EncodeKernel>,
+/// [`count`] on the portable core: the DFA finds the well-formed prefix,
+/// whose lead bytes are the count, and the reference counts the rest; again
+/// after each error it handles.
+fn count_portable(src: &[u8], policy: Policy, more_input: bool) -> Progress {
+    let (mut read, mut written) = (0, 0);
+    loop {
+        let valid = read + portable::validate::valid_up_to(&src[read..]);
+        // The first error is within a few bytes of `valid`.
+        let error = valid + scalar_validate::validate(&src[valid..], true).read;
+        written += scalar_validate::count_leads(&src[read..error]);
+        if error == src.len() {
+            return done(error, written);
+        }
+        // What is wrong depends on up to four bytes from `error`.
+        let end = next_boundary(src, (error + 4).min(src.len()));
+        let last = end == src.len();
+        let p = scalar_decode::decode(
+            &src[error..end],
+            &mut CountSink::default(),
+            policy,
+            more_input && last,
+        );
+        let p = after_prefix(p, error, written);
+        if p.status != Status::Done || last {
+            return p;
+        }
+        (read, written) = (p.read, p.written);
+    }
+}
+
+/// Encoding code points, with a kernel or the portable core's loop as the
+/// fast path.
+struct Encode<'a, F> {
+    fast: F,
     dst: &'a mut [u8],
     written: usize,
     policy: EncodePolicy,
 }
 
-impl Output<u32> for Encode<'_> {
+impl<F: FnMut(&[u32], &mut [u8]) -> FastStop> Output<u32> for Encode<'_, F> {
     fn fast(&mut self, src: &[u32]) -> FastStop {
-        let stop = self.fast.run(src, &mut self.dst[self.written..]);
+        let stop = (self.fast)(src, &mut self.dst[self.written..]);
         self.written += stop.written;
         stop
     }
@@ -453,17 +501,28 @@ impl Output<u32> for EncodedLen {
 }
 
 pub(crate) fn encode(k: &Kernels, src: &[u32], dst: &mut [u8], policy: EncodePolicy) -> Progress {
-    let Some(fast) = k.encode().filter(|_| src.len() >= SHORT) else {
-        return scalar_encode::encode(src, &mut SliceSink::new(dst), policy);
-    };
-    let mut out = Encode {
-        fast,
-        dst,
-        written: 0,
-        policy,
-    };
     // An invalid unit is handled alone.
-    run(src, &mut out, |i| i + 1)
+    let window_end = |i| i + 1;
+    match k.encode().filter(|_| src.len() >= SHORT) {
+        Some(fast) => {
+            let mut out = Encode {
+                fast: |s: &[u32], d: &mut [u8]| fast.run(s, d),
+                dst,
+                written: 0,
+                policy,
+            };
+            run(src, &mut out, window_end)
+        }
+        None => {
+            let mut out = Encode {
+                fast: portable::encode::encode_valid,
+                dst,
+                written: 0,
+                policy,
+            };
+            run(src, &mut out, window_end)
+        }
+    }
 }
 
 pub(crate) fn encoded_len(k: &Kernels, src: &[u32], policy: EncodePolicy) -> Progress {

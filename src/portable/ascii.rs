@@ -1,0 +1,41 @@
+//! All-ASCII runs, a block of words at a time.
+//!
+//! A byte is ASCII when its top bit is clear, so a block is all ASCII when
+//! the OR of its words has no top bit set. Blocks of 32 bytes (four `u64`
+//! words, which compilers turn into two or one vector loads where they can)
+//! keep the loop's branch and counter overhead below one per 32 bytes.
+
+pub(crate) const BLOCK: usize = 32;
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+#[inline(always)]
+fn word(b: &[u8; BLOCK], k: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&b[8 * k..8 * k + 8]);
+    u64::from_ne_bytes(w)
+}
+
+/// Whether the 32 bytes of `b` are all ASCII.
+#[inline(always)]
+pub(crate) fn block_is_ascii(b: &[u8; BLOCK]) -> bool {
+    (word(b, 0) | word(b, 1) | word(b, 2) | word(b, 3)) & HIGH_BITS == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn any_high_bit_anywhere_is_seen() {
+        let mut block = [b'a'; BLOCK];
+        assert!(block_is_ascii(&block));
+        for at in 0..BLOCK {
+            for high in 0x80..=0xFFu8 {
+                block[at] = high;
+                assert!(!block_is_ascii(&block), "{high:02X} at {at}");
+            }
+            block[at] = 0x7F;
+            assert!(block_is_ascii(&block));
+        }
+    }
+}
