@@ -104,37 +104,152 @@ fn boundary_before(src: &[u8], i: usize, state: u64) -> usize {
         .unwrap_or(i)
 }
 
+/// The DFA running over one stretch of the input, a block at a time.
+struct Stream<'a> {
+    src: &'a [u8],
+    /// The next block's start.
+    i: usize,
+    /// The DFA's state at `i`.
+    state: u64,
+}
+
+impl<'a> Stream<'a> {
+    fn new(src: &'a [u8]) -> Self {
+        Stream {
+            src,
+            i: 0,
+            state: u64::from(ACCEPT),
+        }
+    }
+
+    /// Whole blocks left.
+    fn blocks_left(&self) -> usize {
+        (self.src.len() - self.i) / BLOCK
+    }
+
+    /// Steps over the next block (there must be one), unless the DFA
+    /// rejects in it: then it stays before the block and says so.
+    #[inline(always)]
+    fn block(&mut self) -> bool {
+        let block: &[u8; BLOCK] = self.src[self.i..self.i + BLOCK]
+            .try_into()
+            .expect("a whole block");
+        if is(self.state, ACCEPT) && block_is_ascii(block) {
+            self.i += BLOCK;
+            return true;
+        }
+        let state = one_block(block, self.state);
+        if is(state, REJECT) {
+            return false;
+        }
+        self.state = state;
+        self.i += BLOCK;
+        true
+    }
+
+    /// Runs to the end of the stretch alone: its well-formed prefix, as
+    /// [`valid_up_to`] gives it.
+    fn finish(mut self) -> usize {
+        while self.blocks_left() > 0 {
+            if !self.block() {
+                return boundary_before(self.src, self.i, self.state);
+            }
+        }
+        let mut state = self.state;
+        for &b in &self.src[self.i..] {
+            state = step(state, b);
+        }
+        if is(state, ACCEPT) {
+            self.src.len()
+        } else {
+            boundary_before(self.src, self.i, self.state)
+        }
+    }
+}
+
+/// Below this length one stream is as fast as two.
+const TWO_STREAMS: usize = 512;
+
+/// Steps the DFA over a block. Returns its state. Not inlined: inlined,
+/// the compiler merged it with [`two_blocks`] and lost the interleaving.
+#[inline(never)]
+fn one_block(a: &[u8; BLOCK], mut state: u64) -> u64 {
+    for &x in a {
+        state = step(state, x);
+    }
+    state
+}
+
+/// Steps two DFAs over a block each, a byte of each in turn, so that their
+/// chains of shifts interleave. Returns both states.
+#[inline(always)]
+fn two_blocks(a: &[u8; BLOCK], b: &[u8; BLOCK], mut sa: u64, mut sb: u64) -> (u64, u64) {
+    for (&x, &y) in a.iter().zip(b) {
+        sa = step(sa, x);
+        sb = step(sb, y);
+    }
+    (sa, sb)
+}
+
 /// A character boundary `p` such that `src[..p]` is well-formed; `p` is
 /// `src.len()` exactly when all of `src` is. Otherwise the first
 /// ill-formed or cut sequence starts within about 35 bytes after `p`,
 /// where the reference core finds it exactly.
+///
+/// After the leading ASCII blocks, a long input is cut in two at a
+/// character boundary near the middle of the rest and the halves are
+/// checked together, a block of each per step, a byte of each in turn: the
+/// two DFA chains do not depend on each other, so the processor runs them
+/// side by side.
 pub(crate) fn valid_up_to(src: &[u8]) -> usize {
-    let mut state = u64::from(ACCEPT);
-    let mut i = 0;
-    for block in src.chunks_exact(BLOCK) {
-        let block: &[u8; BLOCK] = block.try_into().expect("chunks_exact gives whole blocks");
-        if is(state, ACCEPT) && block_is_ascii(block) {
-            i += BLOCK;
-            continue;
-        }
-        let before = state;
-        for &b in block {
-            state = step(state, b);
-        }
-        if is(state, REJECT) {
-            return boundary_before(src, i, before);
-        }
-        i += BLOCK;
+    let start = src
+        .chunks_exact(BLOCK)
+        .take_while(|&block| block_is_ascii(block.try_into().expect("a whole block")))
+        .count()
+        * BLOCK;
+    let rest = &src[start..];
+    if rest.len() < TWO_STREAMS {
+        return start + Stream::new(rest).finish();
     }
-    let before = state;
-    for &b in &src[i..] {
-        state = step(state, b);
+    // The first byte at or after the middle that is not a continuation
+    // byte (a well-formed input has one within three bytes).
+    let half = rest.len() / 2;
+    let mid = (half..half + 4)
+        .find(|&q| !is_continuation(rest[q]))
+        .unwrap_or(half);
+    let (mut first, mut second) = (Stream::new(&rest[..mid]), Stream::new(&rest[mid..]));
+    let pairs = first
+        .src
+        .chunks_exact(BLOCK)
+        .zip(second.src.chunks_exact(BLOCK));
+    for (a, b) in pairs {
+        let a: &[u8; BLOCK] = a.try_into().expect("a whole block");
+        let b: &[u8; BLOCK] = b.try_into().expect("a whole block");
+        let (sa, sb) = (first.state, second.state);
+        // An ASCII block between characters leaves its DFA as it is.
+        let skip_a = is(sa, ACCEPT) & block_is_ascii(a);
+        let skip_b = is(sb, ACCEPT) & block_is_ascii(b);
+        let (sa, sb) = match (skip_a, skip_b) {
+            (true, true) => (sa, sb),
+            (true, false) => (sa, one_block(b, sb)),
+            (false, true) => (one_block(a, sa), sb),
+            (false, false) => two_blocks(a, b, sa, sb),
+        };
+        if is(sa, REJECT) | is(sb, REJECT) {
+            break;
+        }
+        (first.state, second.state) = (sa, sb);
+        first.i += BLOCK;
+        second.i += BLOCK;
     }
-    if is(state, ACCEPT) {
-        src.len()
-    } else {
-        boundary_before(src, i, before)
+    // Each stream finishes what it stopped short of (a block it rejected
+    // is run again to find the boundary before it); an error in the first
+    // half is the first error.
+    let p = first.finish();
+    if p < mid {
+        return start + p;
     }
+    start + mid + second.finish()
 }
 
 #[cfg(test)]
@@ -173,6 +288,51 @@ mod tests {
                     for d in 0..=255u8 {
                         check(&[a, b, c, d]);
                     }
+                }
+            }
+        }
+    }
+
+    /// The same on inputs long enough for two streams: damage of every kind
+    /// at every position (around the middle cut above all), in text of
+    /// each UTF-8 length, cut at every length near the two-stream limit.
+    #[test]
+    fn two_streams_stop_before_the_first_error() {
+        let check = |v: &[u8]| {
+            let p = valid_up_to(v);
+            match core::str::from_utf8(v) {
+                Ok(_) => assert_eq!(p, v.len()),
+                Err(e) => {
+                    let good = e.valid_up_to();
+                    assert!(p <= good && good - p <= BLOCK + 3, "{p} vs {good}");
+                    assert!(core::str::from_utf8(&v[..p]).is_ok());
+                }
+            }
+        };
+        for unit in [
+            "a",
+            "\u{E9}",
+            "\u{20AC}",
+            "\u{1F600}",
+            "a\u{E9}\u{20AC}\u{1F600}",
+        ] {
+            let text = unit.repeat(1100 / unit.len());
+            let bytes = text.as_bytes();
+            for len in TWO_STREAMS - 8..TWO_STREAMS + 8 {
+                check(&bytes[..len]);
+            }
+            for damage in [
+                &b"\x80"[..],
+                b"\xE2\x82",
+                b"\xF0\x90\x80",
+                b"\xED\xA0\x80",
+                b"\xFF",
+            ] {
+                for at in 0..=bytes.len() {
+                    let mut v = bytes[..at].to_vec();
+                    v.extend_from_slice(damage);
+                    v.extend_from_slice(&bytes[at..]);
+                    check(&v);
                 }
             }
         }
