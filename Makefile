@@ -8,6 +8,10 @@
 #   make check-install                    installs into a scratch DESTDIR and builds
 #                                         and runs every consumer in
 #                                         tests/consumers/ against it
+#   make TARGET=aarch64-unknown-linux-gnu CROSS=aarch64-linux-gnu-
+#                                         cross-builds for a Rust target triple with
+#                                         that binutils prefix, staged in
+#                                         target/TRIPLE/capi/stage/
 #
 # Versioning: the crate version (Cargo.toml) is the release; ABI_VERSION is the
 # shared library's SONAME number and moves only when binary compatibility
@@ -35,8 +39,17 @@ REALNAME := libu8x.so.$(ABI_VERSION).$(MINOR).$(PATCH)
 POINTER_BYTES := $(shell echo $$(( $$(getconf LONG_BIT) / 8 )))
 
 TARGET_DIR ?= target
+# Cross builds: a Rust target triple, and the prefix of that target's GNU
+# binutils (the static library is linked and localised with them).
+TARGET ?=
+CROSS ?=
+CARGO_TARGET := $(if $(TARGET),--target $(TARGET))
+LD := $(CROSS)ld
+NM := $(CROSS)nm
+OBJCOPY := $(CROSS)objcopy
+AR := $(CROSS)ar
 # The `capi` profile (Cargo.toml): release with panic = "abort", no debug info.
-OUT := $(TARGET_DIR)/capi
+OUT := $(TARGET_DIR)/$(if $(TARGET),$(TARGET)/)capi
 STAGE := $(OUT)/stage
 SOURCES := Makefile Cargo.toml Cargo.lock build.rs $(shell find src cli/src -name '*.rs')
 
@@ -50,7 +63,7 @@ cli: $(STAGE)/bin/u8x
 # no_std libraries need; the SONAME is set here, next to the file names.
 $(OUT)/libu8x.so $(OUT)/libu8x.a &: $(SOURCES)
 	$(CARGO) rustc --quiet --profile capi --lib --features capi --crate-type cdylib,staticlib \
-		--target-dir $(TARGET_DIR) -- -C link-arg=-Wl,-soname,$(SONAME)
+		--target-dir $(TARGET_DIR) $(CARGO_TARGET) -- -C link-arg=-Wl,-soname,$(SONAME)
 	@touch $(OUT)/libu8x.so $(OUT)/libu8x.a
 
 $(STAGE)/lib/$(REALNAME): $(OUT)/libu8x.so
@@ -65,16 +78,16 @@ $(STAGE)/lib/$(REALNAME): $(OUT)/libu8x.so
 # what they cannot reach), make every other symbol local, strip debug info.
 $(STAGE)/lib/libu8x.a: $(OUT)/libu8x.a
 	@mkdir -p $(@D) $(OUT)/static
-	ld -r --gc-sections \
-		$$(nm -g --defined-only $< 2>/dev/null | awk '$$3 ~ /^u8x_/ { print "-u", $$3 }' | sort -u) \
+	$(LD) -r --gc-sections \
+		$$($(NM) -g --defined-only $< 2>/dev/null | awk '$$3 ~ /^u8x_/ { print "-u", $$3 }' | sort -u) \
 		-o $(OUT)/static/u8x-all.o $<
-	objcopy --wildcard --keep-global-symbol='u8x_*' --strip-debug \
+	$(OBJCOPY) --wildcard --keep-global-symbol='u8x_*' --strip-debug \
 		$(OUT)/static/u8x-all.o $(OUT)/static/u8x.o
 	rm -f $@
-	ar rcsD $@ $(OUT)/static/u8x.o
+	$(AR) rcsD $@ $(OUT)/static/u8x.o
 
 $(STAGE)/bin/u8x: $(SOURCES) cli/Cargo.toml
-	$(CARGO) build --quiet --profile capi -p u8x-cli --target-dir $(TARGET_DIR)
+	$(CARGO) build --quiet --profile capi -p u8x-cli --target-dir $(TARGET_DIR) $(CARGO_TARGET)
 	@mkdir -p $(@D)
 	cp $(OUT)/u8x $@
 

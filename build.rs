@@ -10,6 +10,12 @@ mod header;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    // The tests that build the C libraries with `make` build them for the
+    // target the tests run on, cross-building when it is not the host.
+    for var in ["TARGET", "HOST"] {
+        let value = std::env::var(var).expect("cargo sets TARGET and HOST");
+        println!("cargo:rustc-env=U8X_BUILD_{var}={value}");
+    }
     #[cfg(feature = "header")]
     {
         use std::path::PathBuf;

@@ -120,20 +120,9 @@ struct Setup {
     runs: Vec<Run>,
 }
 
-/// The target triple this test was compiled for (cargo does not pass
-/// `TARGET` to tests; it can be set to override this guess).
+/// The target triple this test was compiled for (build.rs passes it on).
 fn target_triple() -> String {
-    if let Some(t) = env::var("TARGET").ok().filter(|t| !t.is_empty()) {
-        return t;
-    }
-    let arch = env::consts::ARCH;
-    match env::consts::OS {
-        "linux" if cfg!(target_env = "musl") => format!("{arch}-unknown-linux-musl"),
-        "linux" => format!("{arch}-unknown-linux-gnu"),
-        "macos" => format!("{arch}-apple-darwin"),
-        "freebsd" => format!("{arch}-unknown-freebsd"),
-        os => panic!("c_harness: no target triple known for {arch}/{os}; set TARGET"),
-    }
+    clib::target_triple().to_string()
 }
 
 fn compiler(cpp: bool) -> cc::Tool {

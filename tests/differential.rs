@@ -481,8 +481,11 @@ fn chunked_decoding_matches_one_shot() {
             .sum::<u64>()
     );
     assert_eq!(bytewise, per * inputs.len() as u64);
+    // Per tier: a machine with one tier (the scalar core alone, as on
+    // aarch64) enumerates the same splits once.
+    let tiers = engines.len() as u64;
     assert!(
-        inputs.len() > 2_500 && two_way > 500_000 && three_way > 500_000,
+        inputs.len() > 2_500 && two_way / tiers > 125_000 && three_way / tiers > 125_000,
         "the enumeration shrank"
     );
 }

@@ -80,6 +80,7 @@ pub(crate) struct Kernels {
 }
 
 /// The kernels of a tier that has every operation, in [`Kernels`]' order.
+#[cfg(target_arch = "x86_64")] // Only vector tiers make tables; x86-64 has the only ones yet.
 pub(crate) struct Table {
     pub validate: ScanKernel<u8>,
     pub decode: DecodeKernel,
@@ -131,6 +132,7 @@ impl Kernels {
     /// Every kernel must be sound to call, with the arguments its type
     /// documents, on any CPU that has `tier`'s features, and the table must
     /// be handed out only after checking that this CPU has them.
+    #[cfg(target_arch = "x86_64")]
     pub(crate) const unsafe fn new(tier: Tier, t: Table) -> Kernels {
         Kernels {
             tier,

@@ -21,8 +21,10 @@ mod x86_64;
 use core::sync::atomic::{AtomicI8, AtomicPtr, Ordering};
 
 use crate::{EncodePolicy, Policy, Progress};
+#[cfg(target_arch = "x86_64")]
+pub(crate) use kernels::Table;
 use kernels::SCALAR;
-pub(crate) use kernels::{Kernels, Table, Utf8Stats};
+pub(crate) use kernels::{Kernels, Utf8Stats};
 
 /// Where a fast kernel stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -408,6 +410,7 @@ impl Engine {
 /// block, its leads before `q` are added; when it lies in the previous block
 /// (`prev_leads`, already counted), that block's leads from `q` on are taken
 /// back.
+#[cfg(target_arch = "x86_64")] // Used by the x86-64 kernels.
 pub(crate) fn count_until_error(
     src: &[u8],
     e: usize,
@@ -433,6 +436,7 @@ pub(crate) fn count_until_error(
 /// Where to restart exactly after a kernel flagged an error at byte `e`: the
 /// last segment start in `e-3..e` (a multi-byte sequence that the error cut
 /// short starts there), or `e` itself. Every byte before it is well-formed.
+#[cfg(target_arch = "x86_64")] // Used by the x86-64 kernels.
 pub(crate) fn restart_point(src: &[u8], e: usize) -> usize {
     let e = e.min(src.len());
     (e.saturating_sub(3)..e)

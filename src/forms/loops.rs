@@ -4,7 +4,9 @@
 //! that tier's full width. Each loop is branch-free over its slice (a
 //! reduction first, then the copy), which is what lets it vectorise.
 
-use crate::{Engine, Tier};
+use crate::Engine;
+#[cfg(target_arch = "x86_64")]
+use crate::Tier;
 
 /// The plain loops; `#[inline(always)]` so each tier's copy is compiled
 /// with that tier's features.
@@ -155,6 +157,10 @@ macro_rules! per_tier {
                     _ => {}
                 }
             }
+            // The scalar tier, and every tier elsewhere (no vector tier
+            // compiles these loops there yet).
+            #[cfg(not(target_arch = "x86_64"))]
+            let _ = engine;
             generic::$name($($arg),*)
         }
     )*};

@@ -6,6 +6,72 @@
 
 use crate::arch::FastStop;
 
+/// Units per block of the branch-free path.
+const MIXED: usize = 32;
+
+/// Every this many runs, the units they covered are compared with
+/// [`SHORT_RUNS`] units: fewer (runs of under 1.5 characters on average, the
+/// UTF-8 length changing at almost every character) and the branch-free
+/// path takes over for a while. (Korean text, with a space every two or
+/// three syllables, averages about two, and is faster on the run loops.)
+const RUNS: usize = 64;
+const SHORT_RUNS: usize = RUNS * 3 / 2;
+
+/// Blocks the branch-free path takes before the run loops try again.
+const MIXED_BLOCKS: usize = 8;
+
+/// The UTF-8 of the scalar value `c` (first byte lowest) and its length,
+/// without a branch: the four 6-bit groups are spread over four bytes with
+/// the continuation marker, shifted down to the length, and the lead
+/// byte's marker is added.
+#[inline(always)]
+fn utf8_word(c: u32) -> (u32, usize) {
+    let len = 1 + usize::from(c >= 0x80) + usize::from(c >= 0x800) + usize::from(c >= 0x1_0000);
+    let spread = (c >> 18 | (c >> 4) & 0x3F00 | (c << 10) & 0x3F_0000 | (c << 24) & 0x3F00_0000)
+        | 0x8080_8080;
+    // 0x80 | 0x40 = C0, | 0x60 = E0, | 0x70 = F0 on the lead byte.
+    let lead = (0x7060_4000u32 >> (8 * (len - 1))) & 0xFF;
+    let multi = (spread >> (8 * (4 - len))) | lead;
+    // ASCII is itself. Selected with a mask: an `if` here was compiled
+    // into a branch, which mispredicts on mixed text.
+    let ascii = 0u32.wrapping_sub(u32::from(len == 1));
+    (c & ascii | multi & !ascii, len)
+}
+
+/// Encodes a block of valid scalar values with one four-byte store each:
+/// the excess of each store is overwritten by the next character's. With
+/// `last`, nothing follows, and the last three characters are written
+/// exactly, which covers the excess of the last four-byte store (at most
+/// three bytes); else the caller writes four bytes at the returned length
+/// next. Returns the bytes written.
+#[inline(always)]
+fn encode_mixed(units: &[u32; MIXED], out: &mut [u8; 4 * MIXED], last: bool) -> usize {
+    let whole = if last { MIXED - 3 } else { MIXED };
+    let mut j = 0;
+    for &c in &units[..whole] {
+        let (word, len) = utf8_word(c);
+        // `j` is at most 4 * (MIXED - 4): the `min` only tells the compiler.
+        let at = j.min(4 * MIXED - 4);
+        out[at..at + 4].copy_from_slice(&word.to_le_bytes());
+        j += len;
+    }
+    for &c in &units[whole..] {
+        let (word, len) = utf8_word(c);
+        out[j..j + len].copy_from_slice(&word.to_le_bytes()[..len]);
+        j += len;
+    }
+    j
+}
+
+/// Whether every unit is a scalar value (no surrogate, none above
+/// U+10FFFF), tested without a branch per unit.
+#[inline(always)]
+fn all_scalars(units: &[u32; MIXED]) -> bool {
+    units.iter().fold(true, |ok, &c| {
+        ok & ((c ^ 0xD800) >= 0x800) & (c < 0x11_0000)
+    })
+}
+
 /// Encodes the valid scalar values of `src` into `dst` while they fit.
 /// Stops at the end, at a character that does not fit (`flagged` is
 /// `None`), or before the first surrogate or value above U+10FFFF
@@ -17,7 +83,47 @@ pub(crate) fn encode_valid(src: &[u32], dst: &mut [u8]) -> FastStop {
         written,
         flagged,
     };
+    let (mut runs, mut mark) = (0, 0);
     while i < src.len() {
+        runs += 1;
+        if runs == RUNS {
+            let mixed = i - mark < SHORT_RUNS;
+            (runs, mark) = (0, i);
+            if !mixed {
+                continue;
+            }
+            // Text whose length class changes at every character (random
+            // mixes of scripts and symbols): the run loops mispredict at
+            // every character, the branch-free path does not.
+            // Each block is checked before the one before it is written,
+            // which may leave excess bytes only if this one overwrites them.
+            let room = dst.len();
+            let block = |i: usize, j: usize| {
+                let units: &[u32; MIXED] = src.get(i..i + MIXED)?.try_into().ok()?;
+                let room = room.checked_sub(j)? >= 4 * MIXED;
+                (room && all_scalars(units)).then_some(units)
+            };
+            let mut next = block(i, j);
+            for k in 0..MIXED_BLOCKS {
+                let Some(units) = next else {
+                    break;
+                };
+                // The most this block can write, so where the next starts
+                // at the latest.
+                next = if k + 1 < MIXED_BLOCKS {
+                    block(i + MIXED, j + 4 * MIXED)
+                } else {
+                    None
+                };
+                let out = (&mut dst[j..j + 4 * MIXED])
+                    .try_into()
+                    .expect("room for a block");
+                j += encode_mixed(units, out, next.is_none());
+                i += MIXED;
+            }
+            mark = i;
+            continue;
+        }
         let c = src[i];
         if c < 0x80 {
             let Some(o) = dst.get_mut(j) else {
