@@ -207,27 +207,31 @@ mod tests {
     use crate::{Policy, Status};
 
     /// Every input of up to three bytes, and the four-byte inputs led by
-    /// F0..F4 with every second byte and the edge values of the others,
+    /// F0..FF with every second byte and the edge values of the others,
     /// against the reference: alone, and after a character of each length
-    /// (so that the loops over runs of one length see them too).
+    /// (so that the loops over runs of one length see them too), each with
+    /// and without an ASCII byte after it (those loops read a whole word).
     #[test]
     fn every_short_input() {
         for prefix in ["", "\u{E9}", "\u{20AC}", "\u{1F600}"] {
             let check = |tail: &[u8]| {
-                let mut src = [0u8; 8];
-                let n = prefix.len() + tail.len();
-                src[..prefix.len()].copy_from_slice(prefix.as_bytes());
-                src[prefix.len()..n].copy_from_slice(tail);
-                let src = &src[..n];
-                let mut want = [0u32; 8];
-                let p = decode(src, &mut SliceSink::new(&mut want), Policy::Strict, false);
-                let mut got = [0u32; 8];
-                let stop = decode_valid(src, &mut got);
-                assert_eq!(
-                    (stop.read, stop.written, got),
-                    (p.read, p.written, want),
-                    "{src:02X?}"
-                );
+                for after in [&b""[..], b"A"] {
+                    let mut src = [0u8; 9];
+                    let n = prefix.len() + tail.len();
+                    src[..prefix.len()].copy_from_slice(prefix.as_bytes());
+                    src[prefix.len()..n].copy_from_slice(tail);
+                    src[n..n + after.len()].copy_from_slice(after);
+                    let src = &src[..n + after.len()];
+                    let mut want = [0u32; 9];
+                    let p = decode(src, &mut SliceSink::new(&mut want), Policy::Strict, false);
+                    let mut got = [0u32; 9];
+                    let stop = decode_valid(src, &mut got);
+                    assert_eq!(
+                        (stop.read, stop.written, got),
+                        (p.read, p.written, want),
+                        "{src:02X?}"
+                    );
+                }
             };
             for a in 0..=255u8 {
                 for b in 0..=255u8 {
@@ -239,7 +243,7 @@ mod tests {
                 check(&[a]);
             }
             let edges = [0x00, 0x7F, 0x80, 0xBF, 0xC0, 0xFF];
-            for a in 0xF0..=0xF4u8 {
+            for a in 0xF0..=0xFFu8 {
                 for b in 0..=255u8 {
                     for c in edges {
                         for d in edges {
