@@ -431,7 +431,7 @@ fn count_portable(src: &[u8], policy: Policy, more_input: bool) -> Progress {
         let valid = read + portable::validate::valid_up_to(&src[read..]);
         // The first error is within a few bytes of `valid`.
         let error = valid + scalar_validate::validate(&src[valid..], true).read;
-        written += scalar_validate::count_leads(&src[read..error]);
+        written += portable::count::count_leads(&src[read..error]);
         if error == src.len() {
             return done(error, written);
         }

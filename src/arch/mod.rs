@@ -392,7 +392,7 @@ impl Engine {
     pub fn count_valid(&self, src: &[u8]) -> usize {
         match self.kernels.count_leads() {
             Some(fast) => fast.run(src),
-            None => crate::scalar::validate::count_leads(src),
+            None => crate::portable::count::count_leads(src),
         }
     }
 

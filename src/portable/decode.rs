@@ -119,6 +119,10 @@ fn ascii_run(src: &[u8], dst: &mut [u32]) -> usize {
 /// first byte that does not start a whole well-formed character (`flagged`
 /// is its offset plus 3, the last byte that can tell what is wrong, or the
 /// end of `src`).
+/// Not inlined: the loops' speed depends on how the compiler lays them out,
+/// and inlined into different callers (the C entry points, benchmarks)
+/// they came out 1.5x to 6x slower in some.
+#[inline(never)]
 pub(crate) fn decode_valid(src: &[u8], dst: &mut [u32]) -> FastStop {
     let (mut i, mut j) = (0usize, 0usize);
     let stop = |read, written, flagged| FastStop {

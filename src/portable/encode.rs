@@ -76,6 +76,10 @@ fn all_scalars(units: &[u32; MIXED]) -> bool {
 /// Stops at the end, at a character that does not fit (`flagged` is
 /// `None`), or before the first surrogate or value above U+10FFFF
 /// (`flagged` is its index).
+/// Not inlined: the loops' speed depends on how the compiler lays them out,
+/// and inlined into different callers (the C entry points, benchmarks)
+/// they came out 1.5x to 6x slower in some.
+#[inline(never)]
 pub(crate) fn encode_valid(src: &[u32], dst: &mut [u8]) -> FastStop {
     let (mut i, mut j) = (0usize, 0usize);
     let stop = |read, written, flagged| FastStop {

@@ -18,10 +18,12 @@
 //! - [`validate`]: a shift-based DFA over the UTF-8 grammar of Table 3-7.
 //! - [`decode`]: UTF-8 to code points, fused with validation.
 //! - [`encode`]: code points to UTF-8.
+//! - [`count`]: the characters of well-formed text.
 
 #![forbid(unsafe_code)]
 
 pub(crate) mod ascii;
+pub(crate) mod count;
 pub(crate) mod decode;
 pub(crate) mod encode;
 pub(crate) mod validate;

@@ -201,6 +201,10 @@ fn two_blocks(a: &[u8; BLOCK], b: &[u8; BLOCK], mut sa: u64, mut sb: u64) -> (u6
 /// checked together, a block of each per step, a byte of each in turn: the
 /// two DFA chains do not depend on each other, so the processor runs them
 /// side by side.
+/// Not inlined: the loops' speed depends on how the compiler lays them out,
+/// and inlined into different callers (the C entry points, benchmarks)
+/// they came out 1.5x to 6x slower in some.
+#[inline(never)]
 pub(crate) fn valid_up_to(src: &[u8]) -> usize {
     let start = src
         .chunks_exact(BLOCK)

@@ -576,3 +576,52 @@ pub fn long_input(rng: &mut Rng, max_len: usize) -> Vec<u8> {
     }
     v
 }
+
+// ---------------------------------------------------------------------------
+// Emulated runs
+// ---------------------------------------------------------------------------
+
+/// Whether the suites run under an emulator: `.ci/run` sets `U8X_EMULATED`
+/// for its aarch64 run under qemu-user, where the largest enumerations
+/// would take most of CI's time budget. Those then visit every value of
+/// their outer dimensions but only part of the innermost one (see
+/// [`inner_bytes`], [`inner_units`]).
+pub fn emulated() -> bool {
+    std::env::var_os("U8X_EMULATED").is_some_and(|v| !v.is_empty())
+}
+
+/// Under emulation the innermost loops take every 7th value plus the edges.
+pub const EMULATED_STRIDE: usize = 7;
+
+/// The innermost byte of an enumeration: every byte natively; under
+/// emulation every 7th plus every range edge of Table 3-7.
+pub fn inner_bytes() -> Vec<u8> {
+    if !emulated() {
+        return (0..=255).collect();
+    }
+    let mut v: Vec<u8> = (0..=255u8).step_by(EMULATED_STRIDE).collect();
+    v.extend([
+        0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xED, 0xEF,
+        0xF0, 0xF4, 0xF5, 0xFF,
+    ]);
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// The innermost UTF-16 unit of an enumeration: every unit natively; under
+/// emulation every 7th plus the edges of the surrogate ranges and of the
+/// UTF-8 lengths.
+pub fn inner_units() -> Vec<u16> {
+    if !emulated() {
+        return (0..=0xFFFF).collect();
+    }
+    let mut v: Vec<u16> = (0..=0xFFFFu16).step_by(EMULATED_STRIDE).collect();
+    v.extend([
+        0, 0x7F, 0x80, 0x7FF, 0x800, 0xD7FF, 0xD800, 0xDBFF, 0xDC00, 0xDC7F, 0xDC80, 0xDCFF,
+        0xDD00, 0xDFFF, 0xE000, 0xFFFD, 0xFFFF,
+    ]);
+    v.sort_unstable();
+    v.dedup();
+    v
+}
