@@ -215,6 +215,8 @@ mod tests {
     /// against the reference: alone, and after a character of each length
     /// (so that the loops over runs of one length see them too), each with
     /// and without an ASCII byte after it (those loops read a whole word).
+    /// Under an emulator the last byte takes the values of
+    /// `samples::inner_bytes`.
     #[test]
     fn every_short_input() {
         for prefix in ["", "\u{E9}", "\u{20AC}", "\u{1F600}"] {
@@ -237,9 +239,10 @@ mod tests {
                     );
                 }
             };
+            let inner = crate::portable::samples::inner_bytes();
             for a in 0..=255u8 {
                 for b in 0..=255u8 {
-                    for c in 0..=255u8 {
+                    for &c in &inner {
                         check(&[a, b, c]);
                     }
                     check(&[a, b]);
