@@ -601,14 +601,18 @@ fn beyond_4_gib() {
         }
     };
     let best = Engine::best().tier();
+    // Under an emulator (`U8X_EMULATED`, set by .ci/run for its qemu run)
+    // every tier makes one full-length call and checks the rest near the
+    // features, as the slower tiers do natively.
+    let emulated = std::env::var_os("U8X_EMULATED").is_some_and(|v| !v.is_empty());
     for tier in Tier::ALL {
         let Some(engine) = Engine::new(tier) else {
             eprintln!("skipped: this CPU lacks the {tier:?} tier");
             continue;
         };
         let reach = Reach {
-            full: tier != Tier::Scalar || tier == best,
-            full_forms: tier == best,
+            full: (tier != Tier::Scalar || tier == best) && !emulated,
+            full_forms: tier == best && !emulated,
         };
         tier_checks(&mut m, engine, reach);
     }
