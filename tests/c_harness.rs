@@ -523,11 +523,11 @@ fn tiers_summary(s: &Setup, outcomes: &[Outcome]) {
             names.join(" ")
         }
     };
-    let valgrind_secs: f64 = outcomes
+    // Summed from 0.0: `Sum` for floats starts at -0.0, printed "-0".
+    let valgrind_secs = outcomes
         .iter()
         .filter(|o| s.runs.get(o.run).is_some_and(|r| r.valgrind))
-        .map(|o| o.secs)
-        .sum();
+        .fold(0.0, |total, o| total + o.secs);
     let line = format!(
         "c-tests: tiers run: {}; under valgrind: {} ({valgrind_secs:.0} s in all)\n",
         tiers(false),
