@@ -2,6 +2,12 @@
 //!
 //! # Algorithm
 //!
+//! The hot path is [`runs`]: while blocks of 16 units are valid and the
+//! output has room to spare, each kind of block loops on its own and
+//! stores whole vectors. This module's loop goes on from where the runs
+//! stop, one step at a time and storing exactly: at an invalid unit, near
+//! the end of the output, and for the last units.
+//!
 //! Each step ORs its 16 units together and takes the cheapest path that
 //! holds for all of them (the block encoders are in [`block`]):
 //!
@@ -11,19 +17,21 @@
 //!   words, each turned into the pair `110xxxxx 10xxxxxx` (or the unit and a
 //!   zero byte for ASCII); per 128-bit lane of 8, a `pshufb` pattern from a
 //!   256-entry table keyed by which units are 2-byte keeps the used bytes.
-//! * **Up to three bytes** (all < 0x10000, none a surrogate): the words are
-//!   turned into a low half (`1110g1` in byte 1) and a high half (`10g2
-//!   10g3`, `110g2` for 2-byte units, the unit itself for ASCII) which
-//!   interleave into one 32-bit lane per unit: its character is bytes
-//!   `4-n .. 4` of the lane for length `n`. Per 128-bit lane of 4 units,
-//!   the 2-bit lengths (minus one) form an 8-bit key to a 256-entry table of
-//!   `pshufb` patterns that pack the used bytes to the front.
+//! * **Up to three bytes** (all < 0x10000, none a surrogate): as simdutf
+//!   encodes UTF-16, each word becomes a 32-bit lane holding its ASCII
+//!   byte, its last byte, a 3-byte lead and a 2-byte lead or middle byte
+//!   (a byte shuffle, a `maddubs` and a few logic operations). Per 128-bit
+//!   lane of 4 units, the bytes past the first, counted in unary in 2 bits
+//!   each, form an 8-bit key to a 256-entry table of `pshufb` patterns that
+//!   pick each character's bytes in order; the lane's length is 4 plus the
+//!   key's population count.
 //! * **Anything else** (4-byte characters, errors): 8 units at a time.
 //!   Invalid units (surrogates, above U+10FFFF) end the kernel before their
-//!   block, flagging the first; valid lanes get the same layout as above,
-//!   built in 32 bits (`g0 g1 g2 g3` = bits 18.., 12..17, 6..11, 0..5, with
-//!   `0x80`, `0xC0`, `0xE0`, `0xF0` markers chosen by three compares) and
-//!   are packed with the same table.
+//!   block, flagging the first; valid lanes are built in 32 bits (`g0 g1 g2
+//!   g3` = bits 18.., 12..17, 6..11, 0..5, with `0x80`, `0xC0`, `0xE0`,
+//!   `0xF0` markers chosen by three compares; a character of length `n` is
+//!   bytes `4-n .. 4` of its lane), and the lengths minus one, 2 bits each,
+//!   key a table of patterns that pack the used bytes to the front.
 //!
 //! All the tables are built by `const fn`s.
 //!
@@ -64,11 +72,12 @@ use core::arch::x86_64::*;
 use self::block::{
     add_extra_bytes, add_extra_bytes_words, all_valid, all_valid4, any_surrogate, encode_any,
     encode_bmp, encode_pairs, extra_bytes4, invalid_lanes, narrow_bytes, narrow_words, none_of,
-    store, store_prefix, store_two, sum_u64x4,
+    pack_words, store, store_prefix, store_two, sum_u64x4,
 };
 use crate::arch::FastStop;
 
 mod block;
+mod runs;
 
 /// Where one step stopped the kernel: units read (a block start) and the
 /// flagged unit, if any.
@@ -122,7 +131,14 @@ pub(super) unsafe fn encode<const MEASURE: bool>(
     cap: usize,
 ) -> FastStop {
     let (ptr, len) = (src.as_ptr(), src.len());
-    let (mut i, mut written) = (0usize, 0usize);
+    // The hot path first; the loop below goes on exactly from where it
+    // stopped.
+    let (mut i, mut written) = if MEASURE {
+        (0, 0)
+    } else {
+        // SAFETY: forwarded from this function's contract.
+        unsafe { runs::encode_runs(src, out, cap) }
+    };
     // MEASURE: bytes beyond one per unit, in 64-bit lanes.
     let mut extra = _mm256_setzero_si256();
     // Whether the last step was ASCII (then 32 units are tried at once).
@@ -197,7 +213,7 @@ pub(super) unsafe fn encode<const MEASURE: bool>(
         }
         // Below 0x10000 and no surrogate: up to three bytes each.
         if none_of(any, 0xFFFF_0000) {
-            let words = narrow_words(a, b);
+            let words = pack_words(a, b);
             if !any_surrogate(words, words) {
                 if MEASURE {
                     extra = add_extra_bytes_words(extra, words);

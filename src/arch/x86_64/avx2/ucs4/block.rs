@@ -10,7 +10,21 @@ use core::arch::x86_64::*;
 /// the first lowest): the byte indices, in a 16-byte lane of four 4-byte
 /// slots, of the bytes they use (`4-n .. 4` of slot `j` for length `n`),
 /// packed to the front; `0x80` (a zero byte) after them.
-static COMPACT: [[u8; 16]; 256] = compact_table();
+static COMPACT: [[u8; 16]; 256] = compact_table(false, &LAST_BYTES);
+
+/// For keys whose 2-bit fields count the bytes past the first in unary
+/// (`00`, `01`, `11` for lengths 1, 2, 3; `10` does not occur), so that a
+/// lane's length is 4 plus the key's population count: the byte indices of
+/// the characters' bytes in [`encode_bmp`]'s slots, packed to the front.
+static COMPACT_BMP: [[u8; 16]; 256] = compact_table(true, &BMP_BYTES);
+
+/// Where a character's bytes lie in its 4-byte slot, in order, by length:
+/// the last `n` bytes ([`encode_any`]),
+const LAST_BYTES: [&[usize]; 4] = [&[3], &[2, 3], &[1, 2, 3], &[0, 1, 2, 3]];
+/// or [`encode_bmp`]'s layout: byte 0 the ASCII character, 1 the last
+/// byte of a longer one, 2 a 3-byte lead, 3 a 2-byte lead or the middle
+/// byte of 3.
+const BMP_BYTES: [&[usize]; 4] = [&[0], &[3, 1], &[2, 3, 1], &[]];
 
 /// For the same key: how many bytes the four characters take.
 static LANE_TOTAL: [u8; 256] = lane_totals();
@@ -23,19 +37,25 @@ static COMPACT_PAIRS: [[u8; 16]; 256] = compact_pairs_table();
 /// moves byte `k` of a lane to `k + 16 - o` (zero where nothing lands).
 static WINDOW: [u8; 48] = window();
 
-const fn compact_table() -> [[u8; 16]; 256] {
+const fn compact_table(unary: bool, layout: &[&[usize]; 4]) -> [[u8; 16]; 256] {
     let mut table = [[0x80u8; 16]; 256];
     let mut key = 0;
     while key < 256 {
         let mut n = 0;
         let mut slot = 0;
         while slot < 4 {
-            let len = ((key >> (2 * slot)) & 3) + 1;
-            let mut byte = 4 - len;
-            while byte < 4 {
-                table[key][n] = (4 * slot + byte) as u8;
+            let field = (key >> (2 * slot)) & 3;
+            let len = if unary {
+                [1, 2, 3, 3][field]
+            } else {
+                field + 1
+            };
+            let bytes = layout[len - 1];
+            let mut k = 0;
+            while k < bytes.len() {
+                table[key][n] = (4 * slot + bytes[k]) as u8;
                 n += 1;
-                byte += 1;
+                k += 1;
             }
             slot += 1;
         }
@@ -229,6 +249,16 @@ pub(super) fn narrow_words(a: __m256i, b: __m256i) -> __m256i {
     _mm256_permute4x64_epi64::<0xD8>(_mm256_packus_epi32(a, b))
 }
 
+/// 16 units, `a` then `b`, as 16-bit words in the order the pack leaves
+/// them: units 0-3, 8-11 | 4-7, 12-15 (they must be below 0x10000). For
+/// work that does not need unit order, one permute cheaper than
+/// [`narrow_words`].
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn pack_words(a: __m256i, b: __m256i) -> __m256i {
+    _mm256_packus_epi32(a, b)
+}
+
 /// 16 ASCII words as 16 bytes.
 #[target_feature(enable = "avx2")]
 #[inline]
@@ -293,50 +323,58 @@ pub(super) fn any_surrogate(a: __m256i, b: __m256i) -> bool {
     _mm256_testz_si256(s, s) == 0
 }
 
-/// 16 words that are scalars (1 to 3 bytes each) as two blocks of 8, with
-/// the same lane layout as [`encode_any`] (byte 0 is never used).
-#[target_feature(enable = "avx2")]
+/// 16 words that are scalars (1 to 3 bytes each), in [`pack_words`]'
+/// order, as two blocks of 8, with the same lane layout as [`encode_any`]
+/// (byte 0 is never used).
+#[target_feature(enable = "avx2,popcnt")]
 #[inline]
 pub(super) fn encode_bmp(words: __m256i) -> [Lanes; 2] {
     let (one, short) = word_classes(words);
-    // Bytes 2 and 3 of each lane: `10g2 10g3`, 0x40 more in byte 2 for a
-    // 2-byte character (then g2 < 0x20); the unit in byte 3 for ASCII.
-    let up = _mm256_slli_epi16::<8>(words);
-    let high = _mm256_or_si256(
-        _mm256_or_si256(
-            _mm256_and_si256(_mm256_srli_epi16::<6>(words), set16(0x3F)),
-            _mm256_and_si256(up, set16(0x3F00)),
+    // The layout of simdutf's UTF-16 encoder. Bytes 0 and 1 of each slot:
+    // the word's low 7 bits (an ASCII character) and `10g3`, from its low
+    // byte in both halves.
+    let dup = _mm256_shuffle_epi8(
+        words,
+        _mm256_setr_epi8(
+            0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 14, 14, //
+            0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 14, 14,
         ),
-        _mm256_xor_si256(set16(0x80C0), _mm256_andnot_si256(short, set16(0x40))),
     );
-    let high = _mm256_blendv_epi8(high, up, one);
-    // Bytes 0 and 1: `1110g1` in byte 1 (used by 3-byte characters only).
-    let low = _mm256_or_si256(
-        _mm256_and_si256(_mm256_srli_epi16::<4>(words), set16(0x0F00)),
-        set16(0xE000),
+    let low = _mm256_or_si256(_mm256_and_si256(dup, set16(0x3F7F)), set16(0x8000));
+    // Bytes 2 and 3: `1110g1` and `10g2` (`110g2` for 2 bytes, where g2 <
+    // 0x20). `maddubs` multiplies the low byte of `(w >> 4) & 0xFFC`
+    // (g2 << 2) by 0x40 into the high byte, and adds the high byte (g1).
+    let parts = _mm256_maddubs_epi16(
+        _mm256_and_si256(_mm256_srli_epi16::<4>(words), set16(0x0FFC)),
+        set16(0x0140),
     );
-    // Units 0-3 | 8-11 and 4-7 | 12-15 as 32-bit lanes.
+    let high = _mm256_xor_si256(
+        _mm256_or_si256(parts, set16(0xC0E0)),
+        _mm256_andnot_si256(short, set16(0x4000)),
+    );
+    // Units 0-3 | 4-7 and 8-11 | 12-15 as 32-bit lanes (the words are in
+    // the packs' order).
     let first = _mm256_unpacklo_epi16(low, high);
     let second = _mm256_unpackhi_epi16(low, high);
-    // Length minus one, 2 bits a unit: bit 0 for 2 bytes (`short` but not
-    // `one`), bit 1 for 3 (not `short`, flipped after the movemask).
-    let key_bytes = _mm256_xor_si256(short, _mm256_and_si256(one, set16(0x00FF)));
-    let key = _mm256_movemask_epi8(key_bytes) as u32 ^ 0xAAAA_AAAA;
+    // Bytes past the first, in unary, 2 bits a unit: bit 0 for 2 or 3
+    // bytes (not `one`), bit 1 for 3 (not `short`; `one` lies in `short`).
+    let key_bytes = _mm256_and_si256(short, _mm256_or_si256(one, set16(0xFF00)));
+    let key = !(_mm256_movemask_epi8(key_bytes) as u32);
     let k = [0, 8, 16, 24].map(|s| ((key >> s) & 0xFF) as usize);
-    let first = _mm256_shuffle_epi8(first, patterns(&COMPACT, k[0], k[2]));
-    let second = _mm256_shuffle_epi8(second, patterns(&COMPACT, k[1], k[3]));
-    let total = |key: usize| LANE_TOTAL[key] as usize;
+    let first = _mm256_shuffle_epi8(first, patterns(&COMPACT_BMP, k[0], k[2]));
+    let second = _mm256_shuffle_epi8(second, patterns(&COMPACT_BMP, k[1], k[3]));
+    let total = |key: usize| 4 + key.count_ones() as usize;
     [
         Lanes {
             lo: _mm256_castsi256_si128(first),
-            hi: _mm256_castsi256_si128(second),
+            hi: _mm256_extracti128_si256::<1>(first),
             tot_lo: total(k[0]),
-            tot_hi: total(k[1]),
+            tot_hi: total(k[2]),
         },
         Lanes {
-            lo: _mm256_extracti128_si256::<1>(first),
+            lo: _mm256_castsi256_si128(second),
             hi: _mm256_extracti128_si256::<1>(second),
-            tot_lo: total(k[2]),
+            tot_lo: total(k[1]),
             tot_hi: total(k[3]),
         },
     ]
@@ -383,6 +421,24 @@ pub(super) unsafe fn store(lanes: &Lanes, out: *mut u8) {
             _mm_storel_epi64(out.add(total - 8).cast(), last8);
         }
     }
+}
+
+/// Writes the block's bytes at `out` as two whole 16-byte vectors, the
+/// second right after the first half's bytes: up to 16 bytes past the
+/// block's output get zeros, which the caller writes over or puts back.
+/// Returns the block's length.
+///
+/// # Safety
+/// `out` has room for `lanes.total() + 16` bytes.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) unsafe fn store_loose(lanes: &Lanes, out: *mut u8) -> usize {
+    // SAFETY: [0, 16) and [tot_lo, tot_lo + 16) lie in [0, total + 16).
+    unsafe {
+        _mm_storeu_si128(out.cast(), lanes.lo);
+        _mm_storeu_si128(out.add(lanes.tot_lo).cast(), lanes.hi);
+    }
+    lanes.total()
 }
 
 /// Writes two blocks' bytes, one after the other, and nothing else, at
