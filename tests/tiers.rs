@@ -629,6 +629,71 @@ fn encoders_on_long_runs_of_each_length_class() {
 }
 
 #[test]
+fn encoders_at_every_change_of_block_kind() {
+    // Runs of 16-unit blocks of one kind (ASCII, 2-byte, mostly ASCII with
+    // 2-byte, 3-byte, mostly short with one 3-byte, 4-byte, one invalid
+    // unit), changing kind at block boundaries, with outputs that fit
+    // exactly or nearly: a run that ends must leave nothing past its
+    // output, whatever comes next.
+    const KINDS: usize = 7;
+    let block = |rng: &mut Rng, kind: usize| -> Vec<u32> {
+        let mut units: Vec<u32> = (0..16)
+            .map(|_| {
+                let class = match kind {
+                    2 => usize::from(rng.below(8) == 0),
+                    4 => rng.below(2),
+                    6 => rng.below(4),
+                    _ => [0, 1, 0, 2, 0, 3][kind],
+                };
+                scalar_of_length(rng, class)
+            })
+            .collect();
+        match kind {
+            4 => units[rng.below(16)] = scalar_of_length(rng, 2),
+            6 => units[rng.below(16)] = [0xD800, 0xDFFF, 0x11_0000][rng.below(3)],
+            _ => {}
+        }
+        units
+    };
+    let reference = scalar();
+    let mut rng = Rng::new(9);
+    for engine in fast_tiers() {
+        let mut checked = 0;
+        for first in 0..KINDS {
+            for second in 0..KINDS {
+                for _ in 0..24 {
+                    let mut units = Vec::new();
+                    for _ in 0..1 + rng.below(4) {
+                        units.extend(block(&mut rng, first));
+                    }
+                    for _ in 0..1 + rng.below(3) {
+                        units.extend(block(&mut rng, second));
+                    }
+                    let tail = rng.below(24);
+                    for _ in 0..tail {
+                        let class = rng.below(4);
+                        units.push(scalar_of_length(&mut rng, class));
+                    }
+                    let policy = EncodePolicy::Strict;
+                    let full = reference.encoded_len(&units, policy).written;
+                    for cap in [full, full + 1, full + 15, full + 16, full + 79, full + 80] {
+                        let mut a = vec![0xAAu8; cap];
+                        let mut b = vec![0xAAu8; cap];
+                        let pa = engine.encode(&units, &mut a, policy);
+                        let pb = reference.encode(&units, &mut b, policy);
+                        let what = format!("kinds {first} then {second}, cap {cap}");
+                        assert_eq!(pa, pb, "encode {what}");
+                        assert_eq!(a, b, "encoded bytes (and untouched tail) {what}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        eprintln!("{engine:?}: {checked} block-kind changes encoded");
+    }
+}
+
+#[test]
 fn encoders_with_one_bad_unit_anywhere() {
     let mut rng = Rng::new(6);
     for engine in fast_tiers() {

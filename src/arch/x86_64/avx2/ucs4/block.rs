@@ -425,7 +425,7 @@ pub(super) unsafe fn store(lanes: &Lanes, out: *mut u8) {
 
 /// Writes the block's bytes at `out` as two whole 16-byte vectors, the
 /// second right after the first half's bytes: up to 16 bytes past the
-/// block's output get zeros, which the caller writes over or puts back.
+/// block's output get zeros, which the caller's next store writes over.
 /// Returns the block's length.
 ///
 /// # Safety

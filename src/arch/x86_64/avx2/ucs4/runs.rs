@@ -6,25 +6,30 @@
 //! a dozen values alive across its paths; on Zen cores the instructions
 //! this costs, not any one latency, set its speed. Text keeps to one kind
 //! of block for long stretches (Cyrillic to pairs, CJK and Indic scripts
-//! to 1-3 bytes), so here each kind loops on its own, with one test per
-//! block to stay in the loop, and stores whole vectors: 16 bytes at a
+//! to 1-3 bytes), so here each kind loops on its own, in a function of
+//! its own (which keeps each loop's values in registers), with one test
+//! per block to stay in the loop, and stores whole vectors: 16 bytes at a
 //! time, each half right after the last one's bytes, zeros after the
 //! step's output included.
 //!
 //! Those zeros lie past `written`, where the caller's bytes must survive.
-//! A step writes 16 bytes or more, so the next step covers the previous
-//! step's overhang. Only the last step's overhang can remain, and
-//! [`Guard`] puts back the caller's bytes it covered when the runs end.
-//! The runs stop at the first block that is not whole, not valid, or
-//! without room for its largest output and 16 bytes more; the exact loop
-//! takes over there.
+//! A step of 16 units writes 16 bytes or more, starting with a whole
+//! 16-byte store, so the next step covers the overhang of the step before
+//! it. So a step stores loosely only once it knows the next block follows
+//! in the same run: that block is whole, has room, and is of the run's
+//! kind (hence valid). Otherwise it stores exactly (`store`, `store_two`)
+//! and the run ends. (Saving the caller's 16 bytes past each step's output
+//! and putting them back at the end instead costs a load from the output
+//! ahead of the stores, which on Zen 5 can halve the speed of mostly-ASCII
+//! text when the output is not in cache.) The runs stop at the first block
+//! that is not whole, not valid, or without room for its largest output
+//! and 16 bytes more; the exact loop takes over there.
 
 use core::arch::x86_64::*;
-use core::mem::MaybeUninit;
 
 use super::block::{
     all_valid, any_surrogate, encode_any, encode_bmp, encode_pairs, narrow_bytes, narrow_words,
-    none_of, pack_words, store_loose,
+    none_of, pack_words, store, store_loose, store_two, Lanes,
 };
 
 /// How many units ahead the pairs loop has input fetched.
@@ -68,56 +73,6 @@ impl Span {
     }
 }
 
-/// The caller's 16 bytes just past the output of the last loose step,
-/// saved before it stored, and put back if the runs end there.
-///
-/// A step writes 16 bytes or more, so its output covers the bytes the step
-/// before it saved; and the bytes past its own output were untouched when
-/// it saves them (the step before wrote at most 16 bytes past *its*
-/// output). So only the last step's overhang needs putting back, and what
-/// was saved there is the caller's. Exact steps (ASCII) leave the guard
-/// alone: their output moves `written` past the saved position, which
-/// then no longer matters.
-struct Guard {
-    at: usize,
-    bytes: [MaybeUninit<u8>; 16],
-}
-
-impl Guard {
-    /// Saves the 16 bytes at `out + at`.
-    ///
-    /// # Safety
-    /// `out + at` has 16 readable bytes, and the step about to store writes
-    /// at least the 16 bytes at the position saved before.
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    unsafe fn save(&mut self, out: *mut u8, at: usize) {
-        // SAFETY: 16 readable bytes (the caller's promise), read as
-        // `MaybeUninit`, so uninitialised ones are fine too.
-        self.bytes = unsafe { out.add(at).cast::<[_; 16]>().read_unaligned() };
-        self.at = at;
-    }
-
-    /// Puts the saved bytes back if they lie at `written`, the end of the
-    /// output.
-    ///
-    /// # Safety
-    /// `out` is the pointer the bytes were saved from.
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    unsafe fn restore(&self, out: *mut u8, written: usize) {
-        if self.at == written {
-            // SAFETY: the 16 bytes were inside the caller's room when
-            // saved, so they are writable.
-            unsafe {
-                out.add(self.at)
-                    .cast::<[_; 16]>()
-                    .write_unaligned(self.bytes)
-            };
-        }
-    }
-}
-
 /// Encodes `src` from its start while blocks of 16 units are whole, valid
 /// and have room (see the module docs). Returns the units read and the
 /// bytes written; nothing past the latter is changed.
@@ -138,35 +93,27 @@ pub(super) unsafe fn encode_runs(src: &[u32], out: *mut u8, cap: usize) -> (usiz
         last_block: len - 16,
         last_room: cap - ROOM,
     };
-    // Nothing saved yet (no output ends there).
-    let mut guard = Guard {
-        at: usize::MAX,
-        bytes: [MaybeUninit::uninit(); 16],
-    };
     let (mut i, mut written) = (0, 0);
     while span.ready(i, written) {
-        // SAFETY: `ready` checked the block and the room each run needs;
-        // `guard` is only used with `out`.
+        // SAFETY: `ready` checked the block and the room each run needs.
         (i, written) = unsafe {
             let (a, b) = span.load(i);
             let any = _mm256_or_si256(a, b);
             if none_of(any, 0xFFFF_FF80) {
                 ascii_run(&span, i, written)
             } else if none_of(any, 0xFFFF_F800) {
-                pairs_run(&span, i, written, &mut guard)
+                pairs_run(&span, i, written)
             } else if none_of(any, 0xFFFF_0000)
                 && !any_surrogate(pack_words(a, b), pack_words(a, b))
             {
-                bmp_run(&span, i, written, &mut guard)
+                bmp_run(&span, i, written)
             } else if all_valid(a, b) {
-                any_run(&span, i, written, &mut guard)
+                any_run(&span, i, written)
             } else {
                 break;
             }
         };
     }
-    // SAFETY: `out` is the pointer the guard saved from.
-    unsafe { guard.restore(out, written) };
     (i, written)
 }
 
@@ -206,54 +153,83 @@ unsafe fn ascii_run(span: &Span, mut i: usize, mut written: usize) -> (usize, us
 }
 
 /// Blocks of units below U+0800 from `i` (ASCII blocks among them too):
-/// loose pairs, exact ASCII. Returns where it stopped.
+/// pairs loosely while the next block follows, ASCII exactly. Returns
+/// where it stopped.
 ///
 /// # Safety
 /// As for [`ascii_run`], the block at `i` below U+0800.
 #[inline(never)]
 #[target_feature(enable = "avx2,popcnt")]
-unsafe fn pairs_run(
-    span: &Span,
-    mut i: usize,
-    mut written: usize,
-    guard: &mut Guard,
-) -> (usize, usize) {
+unsafe fn pairs_run(span: &Span, mut i: usize, mut written: usize) -> (usize, usize) {
     let out = span.out;
     // SAFETY: the block is whole.
     let (mut a, mut b) = unsafe { span.load(i) };
+    let mut any = _mm256_or_si256(a, b);
     loop {
-        let words = narrow_words(a, b);
-        if none_of(_mm256_or_si256(a, b), 0xFFFF_FF80) {
+        // ASCII blocks take one test each.
+        while none_of(any, 0xFFFF_FF80) {
             // SAFETY: `ready` left room for 16 bytes.
-            unsafe { _mm_storeu_si128(out.add(written).cast(), narrow_bytes(words)) };
-            written += 16;
-        } else {
-            let lanes = encode_pairs(words);
-            // SAFETY: `ready` left room for the output (16 to 32 bytes)
-            // and 16 more, which the guard saves first.
-            unsafe {
-                guard.save(out, written + lanes.total());
-                store_loose(&lanes, out.add(written));
+            unsafe { _mm_storeu_si128(out.add(written).cast(), narrow_bytes(narrow_words(a, b))) };
+            (i, written) = (i + 16, written + 16);
+            if !span.ready(i, written) {
+                return (i, written);
             }
-            written += lanes.total();
+            // On mostly-ASCII text each mispredicted test waits for its
+            // block's load; from memory that is long. A hint never faults.
+            _mm_prefetch::<_MM_HINT_T0>(span.src.wrapping_add(i + AHEAD).cast());
+            // SAFETY: the block is whole (`ready`).
+            (a, b) = unsafe { span.load(i) };
+            any = _mm256_or_si256(a, b);
         }
-        i += 16;
-        if !span.ready(i, written) {
+        if !none_of(any, 0xFFFF_F800) {
             return (i, written);
         }
-        // On mostly-ASCII text each mispredicted test waits for its
-        // block's load; from memory that is long. A hint never faults.
-        _mm_prefetch::<_MM_HINT_T0>(span.src.wrapping_add(i + AHEAD).cast());
-        // SAFETY: the block is whole (`ready`).
-        (a, b) = unsafe { span.load(i) };
-        if !none_of(_mm256_or_si256(a, b), 0xFFFF_F800) {
-            return (i, written);
+        let lanes = encode_pairs(narrow_words(a, b));
+        let (next, end) = (i + 16, written + lanes.total());
+        if span.ready(next, end) {
+            _mm_prefetch::<_MM_HINT_T0>(span.src.wrapping_add(next + AHEAD).cast());
+            // SAFETY: the block is whole (`ready`).
+            (a, b) = unsafe { span.load(next) };
+            any = _mm256_or_si256(a, b);
+            if none_of(any, 0xFFFF_F800) {
+                // SAFETY: `ready` left room for the output (16 to 32 bytes)
+                // and 16 more; the next step (pairs or ASCII) writes over
+                // the latter.
+                unsafe { store_loose(&lanes, out.add(written)) };
+                (i, written) = (next, end);
+                continue;
+            }
         }
+        // SAFETY: the output (16 bytes or more) fits (`ready` before it).
+        unsafe { store(&lanes, out.add(written)) };
+        return (next, end);
     }
 }
 
-/// Blocks of scalar values below U+10000 from `i`, loosely. Returns where
-/// it stopped: at a block with a surrogate or a unit above U+FFFF, or
+/// Stores two blocks (16 units) at `out`: loosely if `loose` (the next
+/// step writes over the overhang), else exactly. Returns their length.
+///
+/// # Safety
+/// `out` has room for both blocks' bytes and, if `loose`, 16 more; each
+/// block has 8 bytes or more.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn put_two(first: &Lanes, second: &Lanes, out: *mut u8, loose: bool) -> usize {
+    // SAFETY: the caller's promises; the first block's overhang is covered
+    // by the second's first store, a whole vector.
+    unsafe {
+        if loose {
+            store_loose(first, out);
+            store_loose(second, out.add(first.total()));
+        } else {
+            store_two(first, second, out);
+        }
+    }
+    first.total() + second.total()
+}
+
+/// Blocks of scalar values below U+10000 from `i`. Returns where it
+/// stopped: before a block with a surrogate or a unit above U+FFFF, or
 /// after a block of 32 bytes or fewer (mostly 1 and 2 bytes: the next may
 /// go faster as pairs; testing the next block itself costs more than the
 /// odd detour).
@@ -263,12 +239,7 @@ unsafe fn pairs_run(
 /// surrogates.
 #[inline(never)]
 #[target_feature(enable = "avx2,popcnt")]
-unsafe fn bmp_run(
-    span: &Span,
-    mut i: usize,
-    mut written: usize,
-    guard: &mut Guard,
-) -> (usize, usize) {
+unsafe fn bmp_run(span: &Span, mut i: usize, mut written: usize) -> (usize, usize) {
     let out = span.out;
     // SAFETY: the block is whole.
     let (a, b) = unsafe { span.load(i) };
@@ -276,66 +247,51 @@ unsafe fn bmp_run(
     loop {
         let [first, second] = encode_bmp(words);
         let total = first.total() + second.total();
+        let (next, end) = (i + 16, written + total);
+        let mut follows = false;
+        if total > 32 && span.ready(next, end) {
+            // SAFETY: the block is whole (`ready`).
+            let (a, b) = unsafe { span.load(next) };
+            if none_of(_mm256_or_si256(a, b), 0xFFFF_0000) {
+                words = pack_words(a, b);
+                follows = !any_surrogate(words, words);
+            }
+        }
         // SAFETY: `ready` left room for the output (16 to 48 bytes) and 16
-        // more, which the guard saves first; the first block's overhang is
-        // covered by the second's first store.
-        unsafe {
-            guard.save(out, written + total);
-            store_loose(&first, out.add(written));
-            store_loose(&second, out.add(written + first.total()));
-        }
-        written += total;
-        i += 16;
-        if total <= 32 || !span.ready(i, written) {
-            return (i, written);
-        }
-        // SAFETY: the block is whole (`ready`).
-        let (a, b) = unsafe { span.load(i) };
-        if !none_of(_mm256_or_si256(a, b), 0xFFFF_0000) {
-            return (i, written);
-        }
-        words = pack_words(a, b);
-        if any_surrogate(words, words) {
+        // more; if the next block follows, it writes over the latter.
+        unsafe { put_two(&first, &second, out.add(written), follows) };
+        (i, written) = (next, end);
+        if !follows {
             return (i, written);
         }
     }
 }
 
-/// Blocks with units above U+FFFF from `i`, loosely, while all are scalar
-/// values. Returns where it stopped.
+/// Blocks with units above U+FFFF from `i`, while all are scalar values.
+/// Returns where it stopped.
 ///
 /// # Safety
 /// As for [`ascii_run`], every unit of the block at `i` a scalar value.
 #[inline(never)]
 #[target_feature(enable = "avx2")]
-unsafe fn any_run(
-    span: &Span,
-    mut i: usize,
-    mut written: usize,
-    guard: &mut Guard,
-) -> (usize, usize) {
+unsafe fn any_run(span: &Span, mut i: usize, mut written: usize) -> (usize, usize) {
     let out = span.out;
     // SAFETY: the block is whole.
     let (mut a, mut b) = unsafe { span.load(i) };
     loop {
         let (first, second) = (encode_any(a), encode_any(b));
-        let total = first.total() + second.total();
+        let (next, end) = (i + 16, written + first.total() + second.total());
+        let mut follows = false;
+        if span.ready(next, end) {
+            // SAFETY: the block is whole (`ready`).
+            (a, b) = unsafe { span.load(next) };
+            follows = !none_of(_mm256_or_si256(a, b), 0xFFFF_0000) && all_valid(a, b);
+        }
         // SAFETY: `ready` left room for the output (16 to 64 bytes) and 16
-        // more, which the guard saves first; the first block's overhang is
-        // covered by the second's first store.
-        unsafe {
-            guard.save(out, written + total);
-            store_loose(&first, out.add(written));
-            store_loose(&second, out.add(written + first.total()));
-        }
-        written += total;
-        i += 16;
-        if !span.ready(i, written) {
-            return (i, written);
-        }
-        // SAFETY: the block is whole (`ready`).
-        (a, b) = unsafe { span.load(i) };
-        if none_of(_mm256_or_si256(a, b), 0xFFFF_0000) || !all_valid(a, b) {
+        // more; if the next block follows, it writes over the latter.
+        unsafe { put_two(&first, &second, out.add(written), follows) };
+        (i, written) = (next, end);
+        if !follows {
             return (i, written);
         }
     }
