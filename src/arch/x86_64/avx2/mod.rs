@@ -18,6 +18,7 @@
 //! a `pshufb` pattern looked up by the lengths, and stores them so that no
 //! byte lands past the output of the step (there is no byte-masked store).
 
+mod pair_check;
 mod quads;
 mod steps;
 mod two;

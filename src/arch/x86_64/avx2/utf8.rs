@@ -5,6 +5,7 @@ use core::mem::transmute;
 
 use super::super::partial::chunk16;
 use super::super::tables::{self, splat};
+use super::pair_check::{below_e0, pairs_run};
 use super::quads::{emit_quads, fits};
 use super::steps::emit_steps;
 use super::two::emit_two;
@@ -128,6 +129,7 @@ pub(super) unsafe fn validate(src: &[u8]) -> FastStop {
     let mut prev = _mm256_setzero_si256();
     let mut i = 0;
     let mut after_ascii = false;
+    let mut checked = 0usize;
     while len - i >= 64 {
         // SAFETY: bytes i..i+64 are in bounds.
         let (a, b) = unsafe {
@@ -164,6 +166,13 @@ pub(super) unsafe fn validate(src: &[u8]) -> FastStop {
             });
         }
         (i, prev) = (i + 64, b);
+        // Every 8th checked step: if it is ASCII and 2-byte text, the pair
+        // test may take over (cheaper; a rejected step comes back here).
+        checked += 1;
+        if checked % 8 == 0 && below_e0(a, b) {
+            // SAFETY: forwarded from this function's contract.
+            (i, prev) = unsafe { pairs_run(src, i, prev) };
+        }
     }
     // The last one or two blocks; a partial one is zero-filled, and the
     // zeros flag a sequence it cuts short.

@@ -1,0 +1,98 @@
+//! Validating text of ASCII and 2-byte characters only, with fewer
+//! operations than the general check.
+//!
+//! Text in Cyrillic, Greek, Hebrew or Arabic script, and Latin text with
+//! accents, has no byte at or above 0xE0. There, a block is valid exactly
+//! when every byte is ASCII, a continuation (0x80-0xBF) or a 2-byte lead
+//! (0xC2-0xDF), and the continuations are exactly the bytes right after a
+//! lead. That is two compares for the leads, one for the continuations,
+//! and the lead mask moved one byte on: about half the work of the general
+//! check (`check_block`), and no branch on whether a block is ASCII, which
+//! text with scattered accents makes unpredictable.
+//!
+//! The test only certifies: a block it rejects is checked again by the
+//! general check, which places the error or passes the block (it holds
+//! 3- or 4-byte characters, or continues one from the block before: a
+//! continuation there follows a byte that is not a 2-byte lead, so the
+//! test rejects it).
+
+use core::arch::x86_64::*;
+
+/// Bytes that are 2-byte leads (0xC2-0xDF), as all-ones bytes.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn leads2(block: __m256i) -> __m256i {
+    // Adding 0xBE takes 0xC2-0xDF to 0x80-0x9D, the bottom of the signed
+    // range (-128..=-99), and every other byte above it.
+    let moved = _mm256_add_epi8(block, _mm256_set1_epi8(0xBEu8 as i8));
+    _mm256_cmpgt_epi8(_mm256_set1_epi8(-98), moved)
+}
+
+/// For `block` and the 2-byte lead mask of the block before it: bytes
+/// with the high bit set where the block is not ASCII-and-pairs text (see
+/// the module docs), and the block's own lead mask.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn pair_errors(block: __m256i, leads_before: __m256i) -> (__m256i, __m256i) {
+    let leads = leads2(block);
+    // As signed bytes, continuations are below -64.
+    let continuations = _mm256_cmpgt_epi8(_mm256_set1_epi8(-64), block);
+    // Each byte's predecessor's lead flag.
+    let joined = _mm256_permute2x128_si256::<0x21>(leads_before, leads);
+    let after_lead = _mm256_alignr_epi8::<15>(leads, joined);
+    // A continuation without a lead before it, or a lead without one
+    // after it; any other byte at or above 0x80 (0xC0, 0xC1, 0xE0-0xFF).
+    let unpaired = _mm256_xor_si256(after_lead, continuations);
+    let stray = _mm256_andnot_si256(_mm256_or_si256(leads, continuations), block);
+    (_mm256_or_si256(unpaired, stray), leads)
+}
+
+/// Whether no byte of `a` or `b` is 0xE0 or above (the blocks may be
+/// ASCII-and-pairs text).
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn below_e0(a: __m256i, b: __m256i) -> bool {
+    let over = _mm256_subs_epu8(_mm256_max_epu8(a, b), _mm256_set1_epi8(0xDFu8 as i8));
+    _mm256_testz_si256(over, over) != 0
+}
+
+/// Certifies 128-byte steps of `src` from `i` (`prev` the block before
+/// them, already checked) while they pass the pair test. Returns where it
+/// stopped and the block before that: at a step the test rejects (for the
+/// general check), after 4 steps without a lead in every other block
+/// (likely an ASCII run, which the general loop skips faster; a wrong
+/// guess only costs a few steps there), or with fewer than 128 bytes
+/// left.
+///
+/// # Safety
+/// The CPU must support the enabled features.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn pairs_run(src: &[u8], mut i: usize, mut prev: __m256i) -> (usize, __m256i) {
+    let (ptr, len) = (src.as_ptr(), src.len());
+    let mut leads = leads2(prev);
+    // The leads of every other block ORed together, and the steps so far.
+    let (mut seen, mut steps) = (_mm256_setzero_si256(), 0);
+    while len - i >= 128 {
+        // SAFETY: bytes i..i+128 are in bounds.
+        let [a, b, c, d] =
+            unsafe { [0, 32, 64, 96].map(|o| _mm256_loadu_si256(ptr.add(i + o).cast())) };
+        let (err_a, leads_a) = pair_errors(a, leads);
+        let (err_b, leads_b) = pair_errors(b, leads_a);
+        let (err_c, leads_c) = pair_errors(c, leads_b);
+        let (err_d, leads_d) = pair_errors(d, leads_c);
+        let err = _mm256_or_si256(_mm256_or_si256(err_a, err_b), _mm256_or_si256(err_c, err_d));
+        if _mm256_testz_si256(err, _mm256_set1_epi8(-128)) == 0 {
+            break;
+        }
+        (i, prev, leads) = (i + 128, d, leads_d);
+        seen = _mm256_or_si256(seen, _mm256_or_si256(leads_b, leads_d));
+        steps += 1;
+        if steps == 4 {
+            if _mm256_testz_si256(seen, seen) != 0 {
+                break;
+            }
+            (seen, steps) = (_mm256_setzero_si256(), 0);
+        }
+    }
+    (i, prev)
+}
