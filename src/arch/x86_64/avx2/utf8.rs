@@ -169,7 +169,7 @@ pub(super) unsafe fn validate(src: &[u8]) -> FastStop {
         // Every 8th checked step: if it is ASCII and 2-byte text, the pair
         // test may take over (cheaper; a rejected step comes back here).
         checked += 1;
-        if checked % 8 == 0 && below_e0(a, b) {
+        if checked.is_multiple_of(8) && below_e0(a, b) {
             // SAFETY: forwarded from this function's contract.
             (i, prev) = unsafe { pairs_run(src, i, prev) };
         }
