@@ -66,6 +66,7 @@ pub(super) fn below_e0(a: __m256i, b: __m256i) -> bool {
 ///
 /// # Safety
 /// The CPU must support the enabled features.
+#[inline(never)]
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn pairs_run(src: &[u8], mut i: usize, mut prev: __m256i) -> (usize, __m256i) {
     let (ptr, len) = (src.as_ptr(), src.len());

@@ -129,50 +129,56 @@ pub(super) unsafe fn validate(src: &[u8]) -> FastStop {
     let mut prev = _mm256_setzero_si256();
     let mut i = 0;
     let mut after_ascii = false;
-    let mut checked = 0usize;
+    // The general loop, left now and then for a run of the pair test
+    // (called from out here, so that the call does not cost the loop its
+    // registers).
     while len - i >= 64 {
-        // SAFETY: bytes i..i+64 are in bounds.
-        let (a, b) = unsafe {
-            (
-                _mm256_loadu_si256(ptr.add(i).cast()),
-                _mm256_loadu_si256(ptr.add(i + 32).cast()),
-            )
-        };
-        if non_ascii(_mm256_or_si256(a, b)) == 0 {
-            if ends_incomplete(prev) {
-                return stop(i);
+        while len - i >= 64 {
+            // SAFETY: bytes i..i+64 are in bounds.
+            let (a, b) = unsafe {
+                (
+                    _mm256_loadu_si256(ptr.add(i).cast()),
+                    _mm256_loadu_si256(ptr.add(i + 32).cast()),
+                )
+            };
+            if non_ascii(_mm256_or_si256(a, b)) == 0 {
+                if ends_incomplete(prev) {
+                    return stop(i);
+                }
+                (i, prev) = (i + 64, b);
+                while after_ascii && len - i >= 128 {
+                    // SAFETY: bytes i..i+128 are in bounds.
+                    let [a, b, c, d] = unsafe {
+                        [0, 32, 64, 96].map(|o| _mm256_loadu_si256(ptr.add(i + o).cast()))
+                    };
+                    let any = _mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d));
+                    if non_ascii(any) != 0 {
+                        break;
+                    }
+                    (i, prev) = (i + 128, d);
+                }
+                after_ascii = true;
+                continue;
+            }
+            after_ascii = false;
+            let (err_a, err_b) = (check_block(a, prev), check_block(b, a));
+            let any = _mm256_or_si256(err_a, err_b);
+            if _mm256_testz_si256(any, any) == 0 {
+                return stop(match flagged_bytes(err_a) {
+                    0 => i + 32 + flagged_bytes(err_b).trailing_zeros() as usize,
+                    f => i + f.trailing_zeros() as usize,
+                });
             }
             (i, prev) = (i + 64, b);
-            while after_ascii && len - i >= 128 {
-                // SAFETY: bytes i..i+128 are in bounds.
-                let [a, b, c, d] =
-                    unsafe { [0, 32, 64, 96].map(|o| _mm256_loadu_si256(ptr.add(i + o).cast())) };
-                let any = _mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d));
-                if non_ascii(any) != 0 {
-                    break;
-                }
-                (i, prev) = (i + 128, d);
+            // Now and then (at every 512th byte): if the step is ASCII and
+            // 2-byte text, the pair test may take over (cheaper; a step it
+            // rejects comes back here).
+            if i % 512 == 0 && below_e0(a, b) {
+                break;
             }
-            after_ascii = true;
-            continue;
         }
-        after_ascii = false;
-        let (err_a, err_b) = (check_block(a, prev), check_block(b, a));
-        let any = _mm256_or_si256(err_a, err_b);
-        if _mm256_testz_si256(any, any) == 0 {
-            return stop(match flagged_bytes(err_a) {
-                0 => i + 32 + flagged_bytes(err_b).trailing_zeros() as usize,
-                f => i + f.trailing_zeros() as usize,
-            });
-        }
-        (i, prev) = (i + 64, b);
-        // Every 8th checked step: if it is ASCII and 2-byte text, the pair
-        // test may take over (cheaper; a rejected step comes back here).
-        checked += 1;
-        if checked.is_multiple_of(8) && below_e0(a, b) {
-            // SAFETY: forwarded from this function's contract.
-            (i, prev) = unsafe { pairs_run(src, i, prev) };
-        }
+        // SAFETY: forwarded from this function's contract.
+        (i, prev) = unsafe { pairs_run(src, i, prev) };
     }
     // The last one or two blocks; a partial one is zero-filled, and the
     // zeros flag a sequence it cuts short.
