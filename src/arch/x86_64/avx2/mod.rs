@@ -1,7 +1,8 @@
 //! AVX2 tier (Haswell and later, Zen): 32 bytes a step.
 //!
 //! Validation and counting use the same nibble-lookup algorithm as the
-//! AVX-512 tier. Decoding has no byte compress or two-table permute here:
+//! AVX-512 tier; validation hands runs of ASCII-and-2-byte text to a
+//! cheaper test (`pair_check`). Decoding has no byte compress or two-table permute here:
 //! text of 3- and 4-byte characters is decoded in 12-byte steps driven by a
 //! table indexed by where characters end (`steps`), blocks of 1- and 2-byte
 //! characters by packing every position's value with a PSHUFB per lead
@@ -11,8 +12,9 @@
 //! leads' with a permute (`utf8::emit`). On the hot path (the next block
 //! is whole and well-formed, and the output has room for it) these store
 //! whole vectors past the block's output; the next block writes over them.
-//! Encoding (`ucs4`) takes 16 code points a step by the cheapest path that
-//! fits them all (ASCII; 1-2 bytes as 16-bit pairs; up to 3 bytes from
+//! Encoding (`ucs4`) runs blocks of one kind in tight loops of their own
+//! while the output has room to spare (`ucs4::runs`), and otherwise takes
+//! 16 code points a step by the cheapest path that fits them all (ASCII; 1-2 bytes as 16-bit pairs; up to 3 bytes from
 //! 16-bit words; any length 8 at a time in 32-bit lanes), builds each
 //! character's bytes in its lane, packs the used ones per 128-bit lane with
 //! a `pshufb` pattern looked up by the lengths, and stores them so that no
