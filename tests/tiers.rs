@@ -512,18 +512,22 @@ fn two_byte_text_with_one_fault_validates_alike() {
     // Long runs of ASCII and 2-byte characters only, which tiers may
     // certify with a cheaper test than the general check, with one fault
     // (or one valid longer character, which that test must hand back)
-    // anywhere past the first few hundred bytes.
-    let mut rng = Rng::new(11);
-    let mut base = Vec::new();
-    while base.len() < 3000 {
-        let c = if rng.below(10) < 3 {
-            u32::from(b' ') + rng.below(0x5F) as u32
-        } else {
-            0x80 + rng.below(0x780) as u32
-        };
-        let mut buf = [0u8; 4];
-        base.extend_from_slice(char::from_u32(c).unwrap().encode_utf8(&mut buf).as_bytes());
-    }
+    // anywhere past the first few hundred bytes. Several texts, so that
+    // the bytes where a tier enters that test differ.
+    let text = |seed: u64| {
+        let mut rng = Rng::new(seed);
+        let mut base = Vec::new();
+        while base.len() < 6000 {
+            let c = if rng.below(10) < 3 {
+                u32::from(b' ') + rng.below(0x5F) as u32
+            } else {
+                0x80 + rng.below(0x780) as u32
+            };
+            let mut buf = [0u8; 4];
+            base.extend_from_slice(char::from_u32(c).unwrap().encode_utf8(&mut buf).as_bytes());
+        }
+        base
+    };
     let replacements = [
         0x00u8, b'a', 0x7F, 0x80, 0xBF, 0xC0, 0xC1, 0xC2, 0xC3, 0xDF, 0xE0, 0xED, 0xEF, 0xF0, 0xF4,
         0xF5, 0xFF,
@@ -539,33 +543,42 @@ fn two_byte_text_with_one_fault_validates_alike() {
     let reference = scalar();
     for engine in fast_tiers() {
         let mut checked = 0;
-        for at in 400..2900 {
-            // Every position for the faults that make a stray continuation
-            // or a lead without one; every 37th for the rest.
-            let every = at % 37 == 0;
-            let mut inputs: Vec<Vec<u8>> = replacements
-                .iter()
-                .filter(|&&r| every || [0x80, 0xC3, b'a'].contains(&r))
-                .map(|&r| {
+        for seed in 11..15 {
+            let base = text(seed);
+            for at in 400..5900 {
+                // Every position for a stray continuation (the first
+                // text: for a lead without one too); every 37th for the
+                // rest.
+                let every = at % 37 == 0;
+                let mut inputs: Vec<Vec<u8>> = replacements
+                    .iter()
+                    .filter(|&&r| every || r == 0x80 || (seed == 11 && [0xC3, b'a'].contains(&r)))
+                    .map(|&r| {
+                        let mut src = base.clone();
+                        src[at] = r;
+                        src
+                    })
+                    .collect();
+                inputs.extend(insertions.iter().filter(|_| every).map(|ins| {
                     let mut src = base.clone();
-                    src[at] = r;
+                    src.splice(at..at, ins.iter().copied());
                     src
-                })
-                .collect();
-            inputs.extend(insertions.iter().filter(|_| every || at < 1400).map(|ins| {
+                }));
+                // A stray continuation after ASCII, so that it lands at
+                // every offset, block and group boundaries included.
                 let mut src = base.clone();
-                src.splice(at..at, ins.iter().copied());
-                src
-            }));
-            for src in &inputs {
-                for more in [false, true] {
-                    assert_eq!(
-                        engine.validate_chunk(src, more),
-                        reference.validate_chunk(src, more),
-                        "{engine:?} validate, fault at {at}, more={more}"
-                    );
+                src.splice(at..at, *b"a\x80");
+                inputs.push(src);
+                for src in &inputs {
+                    for more in [false, true] {
+                        assert_eq!(
+                            engine.validate_chunk(src, more),
+                            reference.validate_chunk(src, more),
+                            "{engine:?} validate, text {seed}, fault at {at}, more={more}"
+                        );
+                    }
+                    checked += 1;
                 }
-                checked += 1;
             }
         }
         eprintln!("{engine:?}: {checked} faulted 2-byte texts");

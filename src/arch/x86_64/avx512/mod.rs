@@ -5,7 +5,8 @@
 //!   of long sequences are continuations); decoding by compressing the lead
 //!   byte positions of a block (VPCOMPRESSB), gathering each character's four
 //!   bytes with one two-table byte permute (VPERMT2B) and assembling 16 code
-//!   points at once with two multiply-adds and a variable shift.
+//!   points at once with two multiply-adds and a variable shift. Runs of
+//!   ASCII-and-2-byte text are validated by a cheaper test (`pair_check`).
 //! * `ucs4`: encoding by computing each code point's four UTF-8 bytes in its
 //!   lane and compressing away the unused ones.
 //! * `decode`: the decoder, writing UCS-4 or (`decode_utf16`) UTF-16 units,
@@ -18,6 +19,7 @@
 
 mod decode;
 mod latin1;
+mod pair_check;
 mod stats;
 mod ucs4;
 mod utf16;
