@@ -71,8 +71,8 @@ use core::arch::x86_64::*;
 
 use self::block::{
     add_extra_bytes, add_extra_bytes_words, all_valid, all_valid4, any_surrogate, encode_any,
-    encode_bmp, encode_pairs, extra_bytes4, invalid_lanes, narrow_bytes, narrow_words, none_of,
-    pack_words, store, store_prefix, store_two, sum_u64x4,
+    encode_bmp, encode_pairs, extra_bytes4, invalid_lanes, narrow_ascii32, narrow_bytes,
+    narrow_words, none_of, pack_words, store, store_prefix, store_two, sum_u64x4,
 };
 use crate::arch::FastStop;
 
@@ -163,16 +163,9 @@ pub(super) unsafe fn encode<const MEASURE: bool>(
             let any = _mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d));
             if none_of(any, 0xFFFF_FF80) {
                 if !MEASURE {
-                    // Per 128-bit lane the packs interleave a,b,c,d by
-                    // fours: dwords a0 b0 c0 d0 a1 b1 c1 d1.
-                    let bytes =
-                        _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d));
-                    let ordered = _mm256_permutevar8x32_epi32(
-                        bytes,
-                        _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7),
-                    );
+                    let bytes = narrow_ascii32(a, b, c, d);
                     // SAFETY: cap - written >= 32 was checked above.
-                    unsafe { _mm256_storeu_si256(out.add(written).cast(), ordered) };
+                    unsafe { _mm256_storeu_si256(out.add(written).cast(), bytes) };
                 }
                 written += 32;
                 i += 32;

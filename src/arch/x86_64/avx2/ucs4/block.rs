@@ -259,6 +259,16 @@ pub(super) fn pack_words(a: __m256i, b: __m256i) -> __m256i {
     _mm256_packus_epi32(a, b)
 }
 
+/// 32 ASCII units (`a` to `d`, 8 each) as 32 bytes in order.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn narrow_ascii32(a: __m256i, b: __m256i, c: __m256i, d: __m256i) -> __m256i {
+    // Per 128-bit lane the packs interleave a, b, c, d by fours: dwords
+    // a0 b0 c0 d0 a1 b1 c1 d1; the permute restores unit order.
+    let bytes = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d));
+    _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7))
+}
+
 /// 16 ASCII words as 16 bytes.
 #[target_feature(enable = "avx2")]
 #[inline]

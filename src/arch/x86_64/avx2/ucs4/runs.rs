@@ -28,8 +28,8 @@
 use core::arch::x86_64::*;
 
 use super::block::{
-    all_valid, any_surrogate, encode_any, encode_bmp, encode_pairs, narrow_bytes, narrow_words,
-    none_of, pack_words, store, store_loose, store_two, Lanes,
+    all_valid, any_surrogate, encode_any, encode_bmp, encode_pairs, narrow_ascii32, narrow_bytes,
+    narrow_words, none_of, pack_words, store, store_loose, store_two, Lanes,
 };
 
 /// How many units ahead the pairs loop has input fetched.
@@ -142,11 +142,8 @@ unsafe fn ascii_run(span: &Span, mut i: usize, mut written: usize) -> (usize, us
         if !none_of(any, 0xFFFF_FF80) {
             break;
         }
-        let bytes = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d));
-        // The packs interleave the four vectors by fours.
-        let ordered = _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
         // SAFETY: 32 bytes of room (checked).
-        unsafe { _mm256_storeu_si256(out.add(written).cast(), ordered) };
+        unsafe { _mm256_storeu_si256(out.add(written).cast(), narrow_ascii32(a, b, c, d)) };
         (i, written) = (i + 32, written + 32);
     }
     (i, written)
