@@ -334,8 +334,8 @@ pub(super) fn any_surrogate(a: __m256i, b: __m256i) -> bool {
 }
 
 /// 16 words that are scalars (1 to 3 bytes each), in [`pack_words`]'
-/// order, as two blocks of 8, with the same lane layout as [`encode_any`]
-/// (byte 0 is never used).
+/// order, as two blocks of 8 in unit order: each unit's bytes in a 4-byte
+/// slot as [`BMP_BYTES`] lays them out, packed by [`COMPACT_BMP`].
 #[target_feature(enable = "avx2,popcnt")]
 #[inline]
 pub(super) fn encode_bmp(words: __m256i) -> [Lanes; 2] {
