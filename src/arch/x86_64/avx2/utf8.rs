@@ -114,7 +114,9 @@ fn load_block(src: &[u8], i: usize) -> __m256i {
 /// than a branch that text with scattered non-ASCII characters makes
 /// unpredictable; on AMD Zen 5 a block-by-block loop, as [`count`] keeps,
 /// ran mostly-ASCII text at 0.8x simdutf). A second ASCII pair in a row
-/// starts a long run's skip, 128 bytes a test.
+/// starts a long run's skip, 128 bytes a test. Text of ASCII and 2-byte
+/// characters goes to the cheaper pair test (`pair_check`) once in a
+/// while, and comes back at a step that test rejects.
 ///
 /// # Safety
 /// The CPU must support the enabled features.
