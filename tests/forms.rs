@@ -1256,3 +1256,76 @@ fn long_ascii_runs_at_every_capacity() {
         }
     }
 }
+
+/// Runs of each kind of character the encoders loop on (the AVX2 encoder
+/// has loops for runs of 1-2-byte, BMP and paired units, stores loosely
+/// within them, writes 8 pairs at once and pairs its 8-unit steps across
+/// their edges), behind leads that shift their alignment, with an unpaired
+/// surrogate inserted at every position: every tier against the reference,
+/// for every capacity with guard bytes after it (a write past the
+/// capacity, or past `written`, shows there).
+#[test]
+fn utf16_runs_at_every_capacity_and_fault() {
+    let reference = scalar();
+    fn check(e: &Engine, r: &Engine, units: &[u16], order: ByteOrder, cap: usize, what: &str) {
+        for policy in [
+            EncodePolicy::Strict,
+            EncodePolicy::Replace('\u{FFFD}'),
+            EncodePolicy::Escape,
+        ] {
+            let (mut a, mut b) = (vec![0xA5u8; cap + 40], vec![0xA5u8; cap + 40]);
+            let pa = e.encode_utf16(units, &mut a[..cap], policy, order, false);
+            let pb = r.encode_utf16(units, &mut b[..cap], policy, order, false);
+            assert_eq!(pa, pb, "{what} {policy:?} {order:?} cap {cap}");
+            assert!(a == b, "{what} {policy:?} {order:?} cap {cap}");
+        }
+    }
+    // `n` characters from `first` on, `step` apart, wrapping within `span`
+    // (so that every bit of the values takes part).
+    let run = |n: usize, first: u32, span: u32, step: u32| -> String {
+        (0..n as u32)
+            .map(|j| char::from_u32(first + j * step % span).unwrap())
+            .collect()
+    };
+    let kinds: [(&str, u32, u32, u32); 4] = [
+        ("pairs", 0x10000, 0xFFFFF, 0x3F1F),
+        ("two-byte", 0x80, 0x780, 0x155),
+        ("bmp", 0x800, 0xD000, 0x1357),
+        ("ascii+two", 0x40, 0x60, 0x21),
+    ];
+    for e in fast_tiers() {
+        for lead in ["", "a", "\u{e9}", "\u{4e2d}", "ab\u{4e2d}"] {
+            for (kind, first, span, step) in kinds {
+                for n in [1usize, 8, 9, 17, 40, 70] {
+                    let text = format!(
+                        "{lead}{}z{}",
+                        run(n, first, span, step),
+                        run(3, first + 7, span, step)
+                    );
+                    let base: Vec<u16> = text.encode_utf16().collect();
+                    let what = format!("{:?} lead {lead:?} {kind} {n}", e.tier());
+                    for order in [ByteOrder::Native, ByteOrder::Big] {
+                        let units = to_order(&base, order);
+                        for cap in 0..=base.len() * 3 + 4 {
+                            check(&e, &reference, &units, order, cap, &what);
+                        }
+                    }
+                    for pos in 0..=base.len() {
+                        for bad in [0xD800u16, 0xDFFF, 0xDC80] {
+                            let mut faulty = base.clone();
+                            faulty.insert(pos, bad);
+                            let what = format!("{what} {bad:#x} at {pos}");
+                            for order in [ByteOrder::Native, ByteOrder::Big] {
+                                let units = to_order(&faulty, order);
+                                let full = faulty.len() * 3 + 4;
+                                for cap in (0..full).step_by(13).chain([full]) {
+                                    check(&e, &reference, &units, order, cap, &what);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -19,12 +19,15 @@
 //! character's bytes in its lane, packs the used ones per 128-bit lane with
 //! a `pshufb` pattern looked up by the lengths, and stores them so that no
 //! byte lands past the output of the step (there is no byte-masked store).
+//! UTF-16 to UTF-8 (`utf16`) uses the same blocks on 16-bit words, with
+//! loops of its own for runs of 1-2-byte, BMP and paired units.
 
 mod pair_check;
 mod quads;
 mod steps;
 mod two;
 mod ucs4;
+mod utf16;
 mod utf8;
 mod window;
 
@@ -37,7 +40,7 @@ static KERNELS: Kernels = {
         decode_utf16: None,
         count: utf8::count,
         encode: ucs4::encode::<false>,
-        encode_utf16: None,
+        encode_utf16: Some(utf16::encode_utf16),
         encode_latin1: None,
         decode_latin1: None,
         stats: None,

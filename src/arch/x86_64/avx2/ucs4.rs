@@ -76,7 +76,7 @@ use self::block::{
 };
 use crate::arch::FastStop;
 
-mod block;
+pub(super) mod block;
 mod runs;
 
 /// Where one step stopped the kernel: units read (a block start) and the

@@ -111,7 +111,7 @@ const fn window() -> [u8; 48] {
 /// A block's encoded bytes: `lo`'s first `tot_lo`, then `hi`'s first
 /// `tot_hi` (each at most 16; bytes after them are zero).
 #[derive(Clone, Copy)]
-pub(super) struct Lanes {
+pub(in crate::arch::x86_64::avx2) struct Lanes {
     lo: __m128i,
     hi: __m128i,
     tot_lo: usize,
@@ -119,14 +119,29 @@ pub(super) struct Lanes {
 }
 
 impl Lanes {
-    pub(super) fn total(&self) -> usize {
+    pub(in crate::arch::x86_64::avx2) fn total(&self) -> usize {
         self.tot_lo + self.tot_hi
+    }
+
+    /// The block of [`encode_any`] without its lanes from `count` on,
+    /// which must hold zero: each of those encoded to one zero byte, the
+    /// last of its half, so dropping them from the counts keeps the halves'
+    /// bytes packed with zeros after them.
+    pub(in crate::arch::x86_64::avx2) fn first_lanes(self, count: usize) -> Lanes {
+        debug_assert!(count <= 8);
+        let zeros_hi = (8 - count).min(4);
+        let zeros_lo = 8 - count - zeros_hi;
+        Lanes {
+            tot_lo: self.tot_lo - zeros_lo,
+            tot_hi: self.tot_hi - zeros_hi,
+            ..self
+        }
     }
 }
 
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) fn set1(v: u32) -> __m256i {
+pub(in crate::arch::x86_64::avx2) fn set1(v: u32) -> __m256i {
     _mm256_set1_epi32(v as i32)
 }
 
@@ -183,7 +198,7 @@ pub(super) fn all_valid(a: __m256i, b: __m256i) -> bool {
 /// Whether no lane has a bit of `mask` set.
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) fn none_of(units: __m256i, mask: u32) -> bool {
+pub(in crate::arch::x86_64::avx2) fn none_of(units: __m256i, mask: u32) -> bool {
     _mm256_testz_si256(units, set1(mask)) != 0
 }
 
@@ -202,7 +217,7 @@ fn classes(units: __m256i) -> (__m256i, __m256i, __m256i) {
 /// 8 valid units of any length.
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) fn encode_any(units: __m256i) -> Lanes {
+pub(in crate::arch::x86_64::avx2) fn encode_any(units: __m256i) -> Lanes {
     let (c1, c2, c3) = classes(units);
     // g0 g1 g2 g3 from the lowest byte: bits 18.., 12..17, 6..11, 0..5.
     let g0 = _mm256_srli_epi32::<18>(units);
@@ -272,7 +287,7 @@ pub(super) fn narrow_ascii32(a: __m256i, b: __m256i, c: __m256i, d: __m256i) -> 
 /// 16 ASCII words as 16 bytes.
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) fn narrow_bytes(words: __m256i) -> __m128i {
+pub(in crate::arch::x86_64::avx2) fn narrow_bytes(words: __m256i) -> __m128i {
     _mm_packus_epi16(
         _mm256_castsi256_si128(words),
         _mm256_extracti128_si256::<1>(words),
@@ -284,7 +299,7 @@ pub(super) fn narrow_bytes(words: __m256i) -> __m128i {
 /// keeps the first byte of each pair and the second of 2-byte ones.
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) fn encode_pairs(words: __m256i) -> Lanes {
+pub(in crate::arch::x86_64::avx2) fn encode_pairs(words: __m256i) -> Lanes {
     let two = _mm256_cmpgt_epi16(words, set16(0x7F));
     let pair = _mm256_or_si256(
         _mm256_or_si256(
@@ -328,7 +343,7 @@ fn surrogate_words(words: __m256i) -> __m256i {
 /// test one).
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) fn any_surrogate(a: __m256i, b: __m256i) -> bool {
+pub(in crate::arch::x86_64::avx2) fn any_surrogate(a: __m256i, b: __m256i) -> bool {
     let s = _mm256_or_si256(surrogate_words(a), surrogate_words(b));
     _mm256_testz_si256(s, s) == 0
 }
@@ -338,7 +353,7 @@ pub(super) fn any_surrogate(a: __m256i, b: __m256i) -> bool {
 /// slot as [`BMP_BYTES`] lays them out, packed by [`COMPACT_BMP`].
 #[target_feature(enable = "avx2,popcnt")]
 #[inline]
-pub(super) fn encode_bmp(words: __m256i) -> [Lanes; 2] {
+pub(in crate::arch::x86_64::avx2) fn encode_bmp(words: __m256i) -> [Lanes; 2] {
     let (one, short) = word_classes(words);
     // The layout of simdutf's UTF-16 encoder. Bytes 0 and 1 of each slot:
     // the word's low 7 bits (an ASCII character) and `10g3`, from its low
@@ -396,7 +411,7 @@ pub(super) fn encode_bmp(words: __m256i) -> [Lanes; 2] {
 /// `lanes.total() >= 8`, and `out` has room for that many bytes.
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) unsafe fn store(lanes: &Lanes, out: *mut u8) {
+pub(in crate::arch::x86_64::avx2) unsafe fn store(lanes: &Lanes, out: *mut u8) {
     let Lanes {
         lo,
         hi,
@@ -442,7 +457,7 @@ pub(super) unsafe fn store(lanes: &Lanes, out: *mut u8) {
 /// `out` has room for `lanes.total() + 16` bytes.
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) unsafe fn store_loose(lanes: &Lanes, out: *mut u8) -> usize {
+pub(in crate::arch::x86_64::avx2) unsafe fn store_loose(lanes: &Lanes, out: *mut u8) -> usize {
     // SAFETY: [0, 16) and [tot_lo, tot_lo + 16) lie in [0, total + 16).
     unsafe {
         _mm_storeu_si128(out.cast(), lanes.lo);
@@ -458,7 +473,7 @@ pub(super) unsafe fn store_loose(lanes: &Lanes, out: *mut u8) -> usize {
 /// Each block has 8 bytes or more, and `out` has room for both.
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) unsafe fn store_two(first: &Lanes, second: &Lanes, out: *mut u8) {
+pub(in crate::arch::x86_64::avx2) unsafe fn store_two(first: &Lanes, second: &Lanes, out: *mut u8) {
     let end = first.total();
     if first.tot_hi + second.total() >= 16 {
         // The first block's lanes unshuffled: its bytes, then 16 - tot_hi
@@ -489,7 +504,7 @@ pub(super) unsafe fn store_two(first: &Lanes, second: &Lanes, out: *mut u8) {
 /// `out` has room for `n` bytes.
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) unsafe fn store_prefix(lanes: &Lanes, n: usize, out: *mut u8) {
+pub(in crate::arch::x86_64::avx2) unsafe fn store_prefix(lanes: &Lanes, n: usize, out: *mut u8) {
     debug_assert!(n <= lanes.total());
     let mut buf = [0u8; 32];
     // SAFETY: tot_lo <= 16, so both 16-byte stores lie in the 32-byte local
