@@ -10,6 +10,10 @@
 //! an unpaired surrogate, which it flags for the scalar core's policy, and
 //! before a high surrogate in its last lane when more units follow, so
 //! that a pair is never split between steps.
+//!
+//! After a step of nothing but surrogates, 32 units that are 16 pairs (high
+//! then low) are tried first: they need no table and no compression, only
+//! the 4-byte form of each 32-bit lane, and one 64-byte store.
 
 use core::arch::x86_64::*;
 
@@ -72,6 +76,39 @@ unsafe fn narrow_ascii_runs<const SWAP: bool>(
     i
 }
 
+/// The UTF-8 of 32 units that are 16 surrogate pairs, high then low (text
+/// of emoji, or of other supplementary characters without spaces): 64
+/// bytes, 4 a pair, with no compression.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn sixteen_pairs(units: __m512i) -> Option<__m512i> {
+    let set = |v: u32| _mm512_set1_epi32(v as i32);
+    let kinds = _mm512_and_si512(units, set(0xFC00_FC00));
+    if _mm512_cmpeq_epi16_mask(kinds, set(0xDC00_D800)) != u32::MAX {
+        return None;
+    }
+    // Each 32-bit lane is a pair, the high unit in its low half:
+    // ((high & 0x3FF) << 10) + (low & 0x3FF) + 0x10000.
+    let s = _mm512_add_epi32(
+        _mm512_or_si512(
+            _mm512_slli_epi32::<10>(_mm512_and_si512(units, set(0x3FF))),
+            _mm512_and_si512(_mm512_srli_epi32::<16>(units), set(0x3FF)),
+        ),
+        set(0x1_0000),
+    );
+    // Bytes F0|s>>18, 80|s>>12&3F, 80|s>>6&3F, 80|s&3F, lowest first; the
+    // ternary logic ORs the three terms.
+    let bytes = _mm512_ternarylogic_epi32::<0xFE>(
+        _mm512_srli_epi32::<18>(s),
+        _mm512_and_si512(_mm512_srli_epi32::<4>(s), set(0x3F00)),
+        _mm512_or_si512(
+            _mm512_and_si512(_mm512_slli_epi32::<10>(s), set(0x3F_0000)),
+            _mm512_and_si512(_mm512_slli_epi32::<24>(s), set(0x3F00_0000)),
+        ),
+    );
+    Some(_mm512_or_si512(bytes, set(0x8080_80F0)))
+}
+
 #[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,popcnt,bmi1")]
 unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> FastStop {
     let (ptr, len) = (src.as_ptr(), src.len());
@@ -79,6 +116,9 @@ unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> Fas
     // The last 16 units of the step before, in 32-bit lanes (zero after a
     // 16-bit step, whose last unit is never a high surrogate).
     let mut last = _mm512_setzero_si512();
+    // Whether the step before paired its last unit with unit `i`, and
+    // whether its units were all surrogates (then 16 pairs may follow).
+    let (mut carry, mut all_surrogates) = (false, false);
     let w = |v: u16| _mm512_set1_epi16(v as i16);
     while i < len {
         let rest = len - i;
@@ -132,6 +172,32 @@ unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> Fas
                 continue;
             }
         }
+        // Unit `j` is the first not yet written: with `carry`, unit `i` is
+        // the low half of a pair the step before wrote.
+        let j = i + usize::from(carry);
+        // Only tried after a step of nothing but surrogates, so that other
+        // text pays nothing.
+        if all_surrogates && len - j >= 32 && cap - written >= 64 {
+            let at_j = if carry {
+                // SAFETY: units j..j+32 are in bounds (checked just above).
+                let raw = unsafe { _mm512_loadu_si512(ptr.add(j).cast()) };
+                if SWAP {
+                    swap16(raw)
+                } else {
+                    raw
+                }
+            } else {
+                units
+            };
+            if let Some(bytes) = sixteen_pairs(at_j) {
+                // SAFETY: 64 bytes of room were just checked.
+                unsafe { _mm512_storeu_si512(out.add(written).cast(), bytes) };
+                (i, written, carry) = (j + 32, written + 64, false);
+                // The step ended with a low surrogate: nothing to pair.
+                last = _mm512_setzero_si512();
+                continue;
+            }
+        }
         // 16 units in 32-bit lanes, and the unit after them for pairing.
         let lanes = lanes32 as u16;
         let v = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(units));
@@ -145,6 +211,8 @@ unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> Fas
         let before = _mm512_alignr_epi32::<15>(v, last);
         last = v;
         let mut paired_low = 0;
+        carry = false;
+        all_surrogates = high | low == u16::MAX;
         if high | low != 0 {
             // Pairs are found with vector compares against the units before
             // and after each lane, so the masks stay in mask registers: a
@@ -159,6 +227,7 @@ unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> Fas
                 _mm512_cmpeq_epi32_mask(_mm512_and_si512(before, mask), _mm512_set1_epi32(0xD800));
             let paired_high = high & next_low;
             paired_low = low & before_high;
+            carry = paired_high >> 15 != 0;
             let unpaired = (high | low) & !(paired_high | paired_low);
             if unpaired != 0 {
                 step = unpaired.trailing_zeros() as usize;
