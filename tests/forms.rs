@@ -1329,3 +1329,77 @@ fn utf16_runs_at_every_capacity_and_fault() {
         }
     }
 }
+
+/// Latin-1 runs of each mix (the AVX2 encoder copies ASCII 32 and 128
+/// bytes at a time and stores its two-byte blocks loosely within runs),
+/// behind leads that shift their alignment, both ways: every tier against
+/// the reference at every capacity with guard bytes after it; decoding
+/// also with damage (a stray continuation, a cut lead, a character above
+/// U+00FF, an invalid byte) inserted at every position.
+#[test]
+fn latin1_runs_at_every_capacity_and_fault() {
+    let reference = scalar();
+    fn guarded<T>(cap: usize, f: impl Fn(&mut [u8]) -> T) -> (T, Vec<u8>) {
+        let mut buf = vec![0xA5u8; cap + 40];
+        let t = f(&mut buf[..cap]);
+        (t, buf)
+    }
+    // `n` Latin-1 characters, every `every`-th above 0x7F.
+    let run = |n: usize, every: usize| -> Vec<u8> {
+        (0..n)
+            .map(|j| {
+                if every != 0 && j % every == 0 {
+                    0x80 + (j * 37 % 128) as u8
+                } else {
+                    b'a' + (j % 26) as u8
+                }
+            })
+            .collect()
+    };
+    for e in fast_tiers() {
+        for lead in [&b""[..], b"a", b"\xe9", b"ab\xe9"] {
+            for every in [0usize, 1, 2, 10] {
+                for n in [1usize, 15, 16, 17, 31, 32, 33, 63, 64, 65, 130, 300] {
+                    let mut latin1 = lead.to_vec();
+                    latin1.extend(run(n, every));
+                    latin1.extend(b"z\xff\x80");
+                    let utf8: Vec<u8> = latin1
+                        .iter()
+                        .map(|&b| b as char)
+                        .collect::<String>()
+                        .into_bytes();
+                    let what = format!("{:?} lead {lead:?} every {every} n {n}", e.tier());
+                    for cap in 0..=utf8.len() + 4 {
+                        let a = guarded(cap, |d| e.encode_latin1(&latin1, d));
+                        let b = guarded(cap, |d| reference.encode_latin1(&latin1, d));
+                        assert!(a == b, "{what} encode cap {cap}");
+                        for policy in LATIN1_POLICIES {
+                            let a = guarded(cap, |d| e.decode_latin1(&utf8, d, policy, false));
+                            let b =
+                                guarded(cap, |d| reference.decode_latin1(&utf8, d, policy, false));
+                            assert!(a == b, "{what} decode {policy:?} cap {cap}");
+                        }
+                    }
+                    let damage: [&[u8]; 4] = [b"\x80", b"\xc3", b"\xe4\xb8\xad", b"\xff"];
+                    for pos in 0..=utf8.len() {
+                        for bad in damage {
+                            let mut src = utf8.clone();
+                            src.splice(pos..pos, bad.iter().copied());
+                            let full = src.len() + 4;
+                            for cap in (0..full).step_by(11).chain([full]) {
+                                for policy in LATIN1_POLICIES {
+                                    let a =
+                                        guarded(cap, |d| e.decode_latin1(&src, d, policy, false));
+                                    let b = guarded(cap, |d| {
+                                        reference.decode_latin1(&src, d, policy, false)
+                                    });
+                                    assert!(a == b, "{what} {bad:x?} at {pos} {policy:?} cap {cap}");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

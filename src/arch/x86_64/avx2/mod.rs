@@ -22,6 +22,7 @@
 //! UTF-16 to UTF-8 (`utf16`) uses the same blocks on 16-bit words, with
 //! loops of its own for runs of 1-2-byte, BMP and paired units.
 
+mod latin1;
 mod pair_check;
 mod quads;
 mod steps;
@@ -41,7 +42,7 @@ static KERNELS: Kernels = {
         count: utf8::count,
         encode: ucs4::encode::<false>,
         encode_utf16: Some(utf16::encode_utf16),
-        encode_latin1: None,
+        encode_latin1: Some(latin1::encode_latin1),
         decode_latin1: None,
         stats: None,
         utf16_len: None,
