@@ -1393,7 +1393,10 @@ fn latin1_runs_at_every_capacity_and_fault() {
                                     let b = guarded(cap, |d| {
                                         reference.decode_latin1(&src, d, policy, false)
                                     });
-                                    assert!(a == b, "{what} {bad:x?} at {pos} {policy:?} cap {cap}");
+                                    assert!(
+                                        a == b,
+                                        "{what} {bad:x?} at {pos} {policy:?} cap {cap}"
+                                    );
                                 }
                             }
                         }

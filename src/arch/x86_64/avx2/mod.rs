@@ -21,6 +21,8 @@
 //! byte lands past the output of the step (there is no byte-masked store).
 //! UTF-16 to UTF-8 (`utf16`) uses the same blocks on 16-bit words, with
 //! loops of its own for runs of 1-2-byte, BMP and paired units.
+//! Latin-1 (`latin1`) is written by the pair block, and read back with the
+//! AVX-512 kernel's masks in 32 bits and a `pshufb` per 8 bytes.
 
 mod latin1;
 mod pair_check;
@@ -43,7 +45,7 @@ static KERNELS: Kernels = {
         encode: ucs4::encode::<false>,
         encode_utf16: Some(utf16::encode_utf16),
         encode_latin1: Some(latin1::encode_latin1),
-        decode_latin1: None,
+        decode_latin1: Some(latin1::decode_latin1),
         stats: None,
         utf16_len: None,
         classify: None,

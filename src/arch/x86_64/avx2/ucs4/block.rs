@@ -119,6 +119,23 @@ pub(in crate::arch::x86_64::avx2) struct Lanes {
 }
 
 impl Lanes {
+    /// A block from its halves: `lo`'s first `tot_lo` bytes, then `hi`'s
+    /// first `tot_hi`; the bytes after them must be zero.
+    pub(in crate::arch::x86_64::avx2) fn new(
+        lo: __m128i,
+        hi: __m128i,
+        tot_lo: usize,
+        tot_hi: usize,
+    ) -> Lanes {
+        debug_assert!(tot_lo <= 16 && tot_hi <= 16);
+        Lanes {
+            lo,
+            hi,
+            tot_lo,
+            tot_hi,
+        }
+    }
+
     pub(in crate::arch::x86_64::avx2) fn total(&self) -> usize {
         self.tot_lo + self.tot_hi
     }
