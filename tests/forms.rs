@@ -1406,3 +1406,28 @@ fn latin1_runs_at_every_capacity_and_fault() {
         }
     }
 }
+
+/// Sizes of long uniform UTF-16 text (the vector kernels keep per-lane
+/// sums that must be folded before they overflow: all-ASCII text moves
+/// them fastest), on every tier and in both byte orders.
+#[test]
+fn utf8_len_of_long_uniform_utf16() {
+    for e in all_tiers() {
+        for c in ['a', '\u{e9}', '\u{4e2d}', '\u{1F600}'] {
+            let mut buf = [0u16; 2];
+            let unit = c.encode_utf16(&mut buf);
+            for n in [(1 << 20) + 7, 3 << 19] {
+                let units: Vec<u16> = unit.iter().copied().cycle().take(n * unit.len()).collect();
+                for order in [ByteOrder::Native, ByteOrder::Big] {
+                    let src = to_order(&units, order);
+                    assert_eq!(
+                        e.utf8_len_valid_utf16(&src, order),
+                        n * c.len_utf8(),
+                        "{:?} {c:?} x {n} {order:?}",
+                        e.tier()
+                    );
+                }
+            }
+        }
+    }
+}

@@ -23,10 +23,12 @@
 //! loops of its own for runs of 1-2-byte, BMP and paired units.
 //! Latin-1 (`latin1`) is written by the pair block, and read back with the
 //! AVX-512 kernel's masks in 32 bits and a `pshufb` per 8 bytes.
+//! The UTF-8 size of UTF-16 (`sizes`) sums three compares a unit.
 
 mod latin1;
 mod pair_check;
 mod quads;
+mod sizes;
 mod steps;
 mod two;
 mod ucs4;
@@ -49,7 +51,7 @@ static KERNELS: Kernels = {
         stats: None,
         utf16_len: None,
         classify: None,
-        utf8_len_utf16: None,
+        utf8_len_utf16: Some(sizes::utf8_len_of_utf16),
         encoded_len: ucs4::measure,
         count_leads: utf8::count_leads,
         widen: super::widen::avx2,
