@@ -1431,3 +1431,41 @@ fn utf8_len_of_long_uniform_utf16() {
         }
     }
 }
+
+/// The widest character decides the width wherever it lies in long text
+/// of one kind, which the vector tiers classify in their fastest loops
+/// (ASCII runs, ASCII-and-pairs runs, the general check): one character
+/// of each width at every 61st position, on every tier, against the
+/// width of the largest character.
+#[test]
+fn classify_finds_the_widest_character_anywhere() {
+    let width_of = |s: &str| match s.chars().max().map_or(0, |c| c as u32) {
+        0..=0x7F => Width::Ascii,
+        0x80..=0xFF => Width::Latin1,
+        0x100..=0xFFFF => Width::Bmp,
+        _ => Width::Supplementary,
+    };
+    let bases = [
+        "a".repeat(3000),
+        "\u{e9}a".repeat(1000),
+        "\u{e9}".repeat(1500),
+        "\u{4e2d}".repeat(1000),
+    ];
+    for e in all_tiers() {
+        for base in &bases {
+            let chars: Vec<char> = base.chars().collect();
+            for wide in ['\u{e9}', '\u{100}', '\u{7ff}', '\u{ffff}', '\u{10000}'] {
+                for pos in (0..chars.len()).step_by(61) {
+                    let mut text = chars.clone();
+                    text[pos] = wide;
+                    let text: String = text.into_iter().collect();
+                    let c = e.classify(text.as_bytes(), false);
+                    let what = format!("{:?} {wide:?} at {pos} of {:?}", e.tier(), chars[1]);
+                    assert_eq!(c.width, width_of(&text), "{what}");
+                    assert_eq!(c.code_points, chars.len(), "{what}");
+                    assert_eq!(c.utf16_units, text.encode_utf16().count(), "{what}");
+                }
+            }
+        }
+    }
+}

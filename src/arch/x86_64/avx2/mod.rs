@@ -24,7 +24,10 @@
 //! Latin-1 (`latin1`) is written by the pair block, and read back with the
 //! AVX-512 kernel's masks in 32 bits and a `pshufb` per 8 bytes.
 //! The UTF-8 size of UTF-16 (`sizes`) sums three compares a unit.
+//! Classification (`classify`) counts inside the validator's loop and its
+//! pair test.
 
+mod classify;
 mod latin1;
 mod pair_check;
 mod quads;
@@ -50,7 +53,7 @@ static KERNELS: Kernels = {
         decode_latin1: Some(latin1::decode_latin1),
         stats: None,
         utf16_len: None,
-        classify: None,
+        classify: Some(classify::classify),
         utf8_len_utf16: Some(sizes::utf8_len_of_utf16),
         encoded_len: ucs4::measure,
         count_leads: utf8::count_leads,

@@ -56,23 +56,41 @@ pub(super) fn below_e0(a: __m256i, b: __m256i) -> bool {
     _mm256_testz_si256(over, over) != 0
 }
 
+/// What a pair run counted (with `COUNT`): its characters (one for each
+/// byte but the continuations, which are as many as the leads), and the
+/// largest byte of each lane.
+pub(super) struct PairCounts {
+    pub chars: usize,
+    pub max: __m256i,
+}
+
 /// Certifies 128-byte steps of `src` from `i` (`prev` the block before
 /// them, already checked) while they pass the pair test. Returns where it
 /// stopped and the block before that: at a step the test rejects (for the
 /// general check), after 4 steps without a lead in every other block
 /// (likely an ASCII run, which the general loop skips faster; a wrong
 /// guess only costs a few steps there), or with fewer than 128 bytes
-/// left.
+/// left. With `COUNT`, also what classification needs of the steps it
+/// certified.
 ///
 /// # Safety
 /// The CPU must support the enabled features.
 #[inline(never)]
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn pairs_run(src: &[u8], mut i: usize, mut prev: __m256i) -> (usize, __m256i) {
+#[target_feature(enable = "avx2,popcnt")]
+pub(super) unsafe fn pairs_run<const COUNT: bool>(
+    src: &[u8],
+    mut i: usize,
+    mut prev: __m256i,
+) -> (usize, __m256i, PairCounts) {
     let (ptr, len) = (src.as_ptr(), src.len());
+    let first_prev = prev;
     let mut leads = leads2(prev);
     // The leads of every other block ORed together, and the steps so far.
     let (mut seen, mut steps) = (_mm256_setzero_si256(), 0);
+    let mut counts = PairCounts {
+        chars: 0,
+        max: _mm256_setzero_si256(),
+    };
     while len - i >= 128 {
         // SAFETY: bytes i..i+128 are in bounds.
         let [a, b, c, d] =
@@ -85,6 +103,14 @@ pub(super) unsafe fn pairs_run(src: &[u8], mut i: usize, mut prev: __m256i) -> (
         if _mm256_testz_si256(err, _mm256_set1_epi8(-128)) == 0 {
             break;
         }
+        if COUNT {
+            let n = |v: __m256i| (_mm256_movemask_epi8(v) as u32).count_ones() as usize;
+            // Less the leads: a lead's continuation is the byte after it,
+            // in this step or the next (settled below).
+            counts.chars += 128 - (n(leads_a) + n(leads_b) + n(leads_c) + n(leads_d));
+            let max = _mm256_max_epu8(_mm256_max_epu8(a, b), _mm256_max_epu8(c, d));
+            counts.max = _mm256_max_epu8(counts.max, max);
+        }
         (i, prev, leads) = (i + 128, d, leads_d);
         seen = _mm256_or_si256(seen, _mm256_or_si256(leads_b, leads_d));
         steps += 1;
@@ -95,5 +121,11 @@ pub(super) unsafe fn pairs_run(src: &[u8], mut i: usize, mut prev: __m256i) -> (
             (seen, steps) = (_mm256_setzero_si256(), 0);
         }
     }
-    (i, prev)
+    if COUNT {
+        // The continuation of a lead before the run lies in it; that of a
+        // lead in its last byte does not.
+        let last = |v: __m256i| (_mm256_movemask_epi8(v) as u32 >> 31) as usize;
+        counts.chars = counts.chars + last(leads) - last(leads2(first_prev));
+    }
+    (i, prev, counts)
 }

@@ -45,7 +45,7 @@ fn low_bits(n: usize) -> u32 {
 /// AVX-512 tier for the algorithm).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn check_block(input: __m256i, prev: __m256i) -> __m256i {
+pub(super) fn check_block(input: __m256i, prev: __m256i) -> __m256i {
     let before = _mm256_permute2x128_si256::<0x21>(prev, input);
     let prev1 = _mm256_alignr_epi8::<15>(input, before);
     let prev2 = _mm256_alignr_epi8::<14>(input, before);
@@ -72,14 +72,14 @@ fn check_block(input: __m256i, prev: __m256i) -> __m256i {
 
 #[target_feature(enable = "avx2")]
 #[inline]
-fn ends_incomplete(block: __m256i) -> bool {
+pub(super) fn ends_incomplete(block: __m256i) -> bool {
     let over = _mm256_subs_epu8(block, LIMITS);
     _mm256_testz_si256(over, over) == 0
 }
 
 #[target_feature(enable = "avx2")]
 #[inline]
-fn non_ascii(block: __m256i) -> u32 {
+pub(super) fn non_ascii(block: __m256i) -> u32 {
     _mm256_movemask_epi8(block) as u32
 }
 
@@ -91,7 +91,7 @@ fn flagged_bytes(err: __m256i) -> u32 {
 
 #[target_feature(enable = "avx2")]
 #[inline]
-fn lead_bytes(block: __m256i) -> u32 {
+pub(super) fn lead_bytes(block: __m256i) -> u32 {
     !(_mm256_movemask_epi8(_mm256_cmpgt_epi8(_mm256_set1_epi8(-64), block)) as u32)
 }
 
@@ -180,7 +180,7 @@ pub(super) unsafe fn validate(src: &[u8]) -> FastStop {
             }
         }
         // SAFETY: forwarded from this function's contract.
-        (i, prev) = unsafe { pairs_run(src, i, prev) };
+        (i, prev, _) = unsafe { pairs_run::<false>(src, i, prev) };
     }
     // The last one or two blocks; a partial one is zero-filled, and the
     // zeros flag a sequence it cuts short.
