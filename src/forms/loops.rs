@@ -31,6 +31,27 @@ mod generic {
         true
     }
 
+    /// Writes the whole blocks of 8 supplementary code points at the start
+    /// of `cps` as surrogate pairs into `dst`, while they fit; returns how
+    /// many code points it wrote (16 units for each 8).
+    #[inline(always)]
+    pub fn narrow_pairs(cps: &[u32], dst: &mut [u16], swap: bool) -> usize {
+        let mut n = 0;
+        for (block, out) in cps.chunks_exact(8).zip(dst.chunks_exact_mut(16)) {
+            if block.iter().fold(u32::MAX, |acc, &c| acc.min(c)) < 0x1_0000 {
+                break;
+            }
+            for (pair, &c) in out.chunks_exact_mut(2).zip(block) {
+                let c = c - 0x1_0000;
+                let (high, low) = (0xD800 | (c >> 10) as u16, 0xDC00 | (c & 0x3FF) as u16);
+                pair[0] = if swap { high.swap_bytes() } else { high };
+                pair[1] = if swap { low.swap_bytes() } else { low };
+            }
+            n += 8;
+        }
+        n
+    }
+
     /// Writes `cps` as Latin-1 bytes into `dst` (at least as long): a code
     /// point above 0xFF becomes `replacement`, or with `None` ends the copy.
     /// Returns how many were written.
@@ -168,6 +189,7 @@ macro_rules! per_tier {
 
 per_tier! {
     fn narrow_bmp(cps: &[u32], dst: &mut [u16], swap: bool) -> bool;
+    fn narrow_pairs(cps: &[u32], dst: &mut [u16], swap: bool) -> usize;
     fn narrow_latin1(cps: &[u32], dst: &mut [u8], replacement: Option<u8>) -> usize;
     fn has_surrogate(units: &[u16], swap: bool) -> bool;
     fn widen_u16(units: &[u16], dst: &mut [u32], swap: bool) -> ();

@@ -1,7 +1,8 @@
 //! UTF-8 <-> UTF-16 over the tier's UCS-4 kernels.
 
 use super::loops::{
-    ascii_unit_blocks, has_surrogate, narrow_ascii, narrow_bmp, widen_ascii16, widen_u16,
+    ascii_unit_blocks, has_surrogate, narrow_ascii, narrow_bmp, narrow_pairs, widen_ascii16,
+    widen_u16,
 };
 use super::{is_reference, through_ucs4, Narrow, Taken, CHUNK, SHORT_BUF};
 use crate::scalar::decode as scalar_decode;
@@ -36,8 +37,14 @@ impl Narrow for Utf16Out<'_> {
             self.written += cps.len();
             return Taken::All;
         }
-        let mut at = 0;
-        for (i, &c) in cps.iter().enumerate() {
+        // A run of supplementary characters (emoji) at the start, 8 at a
+        // time. (Only there: a test in the loop below cost mixed text 10%.)
+        let pairs = match cps.first() {
+            Some(&c) if c >= 0x1_0000 => narrow_pairs(&self.engine, cps, room, self.swap),
+            _ => 0,
+        };
+        let mut at = 2 * pairs;
+        for (i, &c) in cps.iter().enumerate().skip(pairs) {
             let mut pair = [0u16; 2];
             let units = units_of(c, &mut pair);
             let Some(slot) = room.get_mut(at..at + units.len()) else {
