@@ -1469,3 +1469,31 @@ fn classify_finds_the_widest_character_anywhere() {
         }
     }
 }
+
+/// UTF-8 to UTF-16 of ASCII runs (widened 32 bytes at a time by the AVX2
+/// tier) followed by other characters, at every capacity, with guard units
+/// after it: every tier against the reference.
+#[test]
+fn ascii_runs_to_utf16_at_every_capacity() {
+    let reference = scalar();
+    for e in fast_tiers() {
+        for run in [0usize, 31, 32, 33, 63, 64, 65, 96, 130] {
+            for tail in ["", "\u{e9}", "\u{4e2d}b", "\u{1F600}", "\u{80}x"] {
+                let text = "q".repeat(run) + tail + &"z".repeat(run % 7);
+                for order in [ByteOrder::Native, ByteOrder::Big] {
+                    for cap in 0..=text.len() + 4 {
+                        let what = format!("{:?} run {run} {tail:?} {order:?} cap {cap}", e.tier());
+                        let mut a = vec![0xA5A5u16; cap + 40];
+                        let mut b = a.clone();
+                        let p = Policy::Strict;
+                        let pa = e.decode_utf16(text.as_bytes(), &mut a[..cap], p, order, false);
+                        let pb =
+                            reference.decode_utf16(text.as_bytes(), &mut b[..cap], p, order, false);
+                        assert_eq!(pa, pb, "{what}");
+                        assert!(a == b, "{what}");
+                    }
+                }
+            }
+        }
+    }
+}

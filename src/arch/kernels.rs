@@ -51,6 +51,12 @@ pub(crate) type LeadsKernel = unsafe fn(src: &[u8]) -> usize;
 /// `src.len()` code points at `out`: decoding, when `src` is all ASCII.
 pub(crate) type WidenKernel = unsafe fn(src: &[u8], out: *mut u32);
 
+/// Widens the whole 32-byte blocks of ASCII at the start of `src` into the
+/// `cap` UTF-16 units at `out` (byte-swapped if the flag says so), as far
+/// as they fit; returns how many bytes it widened.
+pub(crate) type AsciiUnitsKernel =
+    unsafe fn(src: &[u8], out: *mut u16, cap: usize, swap: bool) -> usize;
+
 /// The longest input a [`WidenKernel`] takes.
 pub(crate) const WIDEN_MAX: usize = 64;
 
@@ -77,6 +83,7 @@ pub(crate) struct Kernels {
     encoded_len: Option<ScanKernel<u32>>,
     count_leads: Option<LeadsKernel>,
     widen: Option<WidenKernel>,
+    ascii_units: Option<AsciiUnitsKernel>,
 }
 
 /// The kernels of a tier that has every operation, in [`Kernels`]' order.
@@ -103,6 +110,9 @@ pub(crate) struct Table {
     pub encoded_len: ScanKernel<u32>,
     pub count_leads: LeadsKernel,
     pub widen: WidenKernel,
+    /// Not every tier has one yet: `None` runs a loop the compiler
+    /// vectorises.
+    pub ascii_units: Option<AsciiUnitsKernel>,
 }
 
 /// The scalar tier: no kernels, every operation runs the reference core.
@@ -123,6 +133,7 @@ pub(crate) static SCALAR: Kernels = Kernels {
     encoded_len: None,
     count_leads: None,
     widen: None,
+    ascii_units: None,
 };
 
 impl Kernels {
@@ -151,6 +162,7 @@ impl Kernels {
             encoded_len: Some(t.encoded_len),
             count_leads: Some(t.count_leads),
             widen: Some(t.widen),
+            ascii_units: t.ascii_units,
         }
     }
 
@@ -226,6 +238,11 @@ impl Kernels {
     #[inline(always)]
     pub(crate) fn widen(&self) -> Option<Fast<WidenKernel>> {
         self.widen.map(Fast)
+    }
+
+    #[inline(always)]
+    pub(crate) fn ascii_units(&self) -> Option<Fast<AsciiUnitsKernel>> {
+        self.ascii_units.map(Fast)
     }
 
     #[inline(always)]
@@ -315,6 +332,14 @@ impl Fast<LeadsKernel> {
     pub(crate) fn run(self, src: &[u8]) -> usize {
         // SAFETY: see above.
         unsafe { (self.0)(src) }
+    }
+}
+
+impl Fast<AsciiUnitsKernel> {
+    #[inline(always)]
+    pub(crate) fn run(self, src: &[u8], dst: &mut [u16], swap: bool) -> usize {
+        // SAFETY: see above.
+        unsafe { (self.0)(src, dst.as_mut_ptr(), dst.len(), swap) }
     }
 }
 

@@ -46,12 +46,13 @@ impl Narrow for Latin1Out<'_> {
         self.written
     }
 
-    fn take_ascii(&mut self, bytes: &[u8]) -> usize {
+    fn take_ascii_blocks(&mut self, bytes: &[u8]) -> usize {
+        let run = ascii_blocks(&self.engine, bytes);
         let Some(dst) = self.dst.as_deref_mut() else {
-            self.written += bytes.len();
-            return bytes.len();
+            self.written += run;
+            return run;
         };
-        let n = bytes.len().min(dst.len() - self.written);
+        let n = run.min(dst.len() - self.written);
         dst[self.written..self.written + n].copy_from_slice(&bytes[..n]);
         self.written += n;
         n

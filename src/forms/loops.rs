@@ -117,13 +117,22 @@ mod generic {
             * 32
     }
 
-    /// Widens ASCII `bytes` into units in `dst` (at least as long).
+    /// Widens the whole 32-byte blocks of ASCII at the start of `bytes`
+    /// into units in `dst`, as far as they fit; returns how many.
     #[inline(always)]
-    pub fn widen_ascii16(bytes: &[u8], dst: &mut [u16], swap: bool) {
+    pub fn widen_ascii_blocks16(bytes: &[u8], dst: &mut [u16], swap: bool) -> usize {
         let shift = if swap { 8 } else { 0 };
-        for (d, &b) in dst[..bytes.len()].iter_mut().zip(bytes) {
-            *d = u16::from(b) << shift;
+        let mut n = 0;
+        for (block, out) in bytes.chunks_exact(32).zip(dst.chunks_exact_mut(32)) {
+            if block.iter().fold(0, |acc, &x| acc | x) >= 0x80 {
+                break;
+            }
+            for (d, &b) in out.iter_mut().zip(block) {
+                *d = u16::from(b) << shift;
+            }
+            n += 32;
         }
+        n
     }
 
     /// Narrows units below U+0080 into bytes in `dst` (at least as long).
@@ -197,7 +206,7 @@ per_tier! {
     fn utf8_stats(src: &[u8]) -> super::sizes::Utf8Stats;
     fn ascii_blocks(bytes: &[u8]) -> usize;
     fn ascii_unit_blocks(units: &[u16], swap: bool) -> usize;
-    fn widen_ascii16(bytes: &[u8], dst: &mut [u16], swap: bool) -> ();
+    fn widen_ascii_blocks16(bytes: &[u8], dst: &mut [u16], swap: bool) -> usize;
     fn narrow_ascii(units: &[u16], dst: &mut [u8], swap: bool) -> ();
     fn utf8_len_of_utf16(src: &[u16], swap: bool) -> usize;
 }

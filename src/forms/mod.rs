@@ -52,9 +52,9 @@ pub(crate) trait Narrow {
     fn room(&self) -> usize;
     /// Writes the leading code points of `cps` that fit.
     fn take(&mut self, cps: &[u32]) -> Taken;
-    /// Writes as many of the ASCII `bytes` as fit, as characters; returns
-    /// how many.
-    fn take_ascii(&mut self, bytes: &[u8]) -> usize;
+    /// Writes the whole 32-byte blocks of ASCII at the start of `bytes`, as
+    /// characters, as far as they fit; returns how many bytes it wrote.
+    fn take_ascii_blocks(&mut self, bytes: &[u8]) -> usize;
     /// Output units written (or counted) so far.
     fn written(&self) -> usize;
     /// Whether this well-formed character is an error for the form, which
@@ -101,10 +101,7 @@ pub(crate) fn through_ucs4<N: Narrow>(
     let mut read = 0;
     loop {
         // ASCII runs skip the code point buffer.
-        let run = loops::ascii_blocks(engine, &src[read..]);
-        if run > 0 {
-            read += out.take_ascii(&src[read..read + run]);
-        }
+        read += out.take_ascii_blocks(&src[read..]);
         let end = chunk_end(src, read);
         let last = end == src.len();
         let chunk = &src[read..end];

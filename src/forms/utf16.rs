@@ -1,8 +1,8 @@
 //! UTF-8 <-> UTF-16 over the tier's UCS-4 kernels.
 
 use super::loops::{
-    ascii_unit_blocks, has_surrogate, narrow_ascii, narrow_bmp, narrow_pairs, widen_ascii16,
-    widen_u16,
+    ascii_blocks, ascii_unit_blocks, has_surrogate, narrow_ascii, narrow_bmp, narrow_pairs,
+    widen_ascii_blocks16, widen_u16,
 };
 use super::{is_reference, through_ucs4, Narrow, Taken, CHUNK, SHORT_BUF};
 use crate::scalar::decode as scalar_decode;
@@ -68,18 +68,18 @@ impl Narrow for Utf16Out<'_> {
         false
     }
 
-    fn take_ascii(&mut self, bytes: &[u8]) -> usize {
+    fn take_ascii_blocks(&mut self, bytes: &[u8]) -> usize {
         let Some(dst) = self.dst.as_deref_mut() else {
-            self.written += bytes.len();
-            return bytes.len();
+            let run = ascii_blocks(&self.engine, bytes);
+            self.written += run;
+            return run;
         };
-        let n = bytes.len().min(dst.len() - self.written);
-        widen_ascii16(
-            &self.engine,
-            &bytes[..n],
-            &mut dst[self.written..],
-            self.swap,
-        );
+        // One pass: each block is checked and widened.
+        let dst = &mut dst[self.written..];
+        let n = self
+            .engine
+            .ascii_units_kernel(bytes, dst, self.swap)
+            .unwrap_or_else(|| widen_ascii_blocks16(&self.engine, bytes, dst, self.swap));
         self.written += n;
         n
     }

@@ -122,6 +122,44 @@ unsafe fn widen_bytes(src: &[u8], out: *mut u32) {
     }
 }
 
+/// Widens the whole 32-byte blocks of ASCII at the start of `src` into the
+/// `cap` units at `out` (each byte shifted into the high half with
+/// `swap`), as far as they fit; returns how many bytes it widened. One
+/// pass: each block's mask test and its two widening stores.
+///
+/// # Safety
+/// The CPU must support the enabled features; `out` is valid for `cap`
+/// units.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn ascii_units_avx2(src: &[u8], out: *mut u16, cap: usize, swap: bool) -> usize {
+    let (ptr, len) = (src.as_ptr(), src.len());
+    let limit = len.min(cap);
+    let mut i = 0;
+    while limit - i >= 32 {
+        // SAFETY: bytes i..i+32 are in bounds (i + 32 <= len).
+        let block = unsafe { _mm256_loadu_si256(ptr.add(i).cast()) };
+        if _mm256_movemask_epi8(block) != 0 {
+            break;
+        }
+        let (lo, hi) = (
+            _mm256_cvtepu8_epi16(_mm256_castsi256_si128(block)),
+            _mm256_cvtepu8_epi16(_mm256_extracti128_si256::<1>(block)),
+        );
+        let (lo, hi) = if swap {
+            (_mm256_slli_epi16::<8>(lo), _mm256_slli_epi16::<8>(hi))
+        } else {
+            (lo, hi)
+        };
+        // SAFETY: units i..i+32 lie in the `cap` at `out` (i + 32 <= cap).
+        unsafe {
+            _mm256_storeu_si256(out.add(i).cast(), lo);
+            _mm256_storeu_si256(out.add(i + 16).cast(), hi);
+        }
+        i += 32;
+    }
+    i
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -30,6 +30,7 @@ static KERNELS: Kernels = {
         encoded_len: ucs4::encoded_len,
         count_leads: utf8::count_leads,
         widen: super::widen::sse41,
+        ascii_units: None,
     };
     // SAFETY: every entry is a kernel of this tier, sound on any CPU with
     // the features `detected` checks for any input and any output pointer
