@@ -8,6 +8,10 @@
 //! vector over the *last* bytes, overlapping the one before: it rewrites the
 //! same values, so no store lands past `out[len - 1]`. Strings shorter than
 //! one vector go byte by byte.
+//!
+//! `ascii_units_avx2` widens the ASCII blocks that start a stretch of UTF-8
+//! into UTF-16 units for the UTF-16 decoder's way through UCS-4, testing
+//! and widening each block in one pass.
 
 use core::arch::x86_64::*;
 
