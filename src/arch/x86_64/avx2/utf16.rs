@@ -32,27 +32,8 @@ use super::ucs4::block::{
     any_surrogate, encode_any, encode_bmp, encode_pairs, narrow_bytes, none_of, set1, store,
     store_loose, store_prefix, store_two, Lanes,
 };
+use super::utf8::LEFT_PACK;
 use crate::arch::FastStop;
-
-/// For a mask of the 8 lanes to keep: their indices in order, then zeros.
-static KEEP_LANES: [[u8; 8]; 256] = keep_lanes();
-
-const fn keep_lanes() -> [[u8; 8]; 256] {
-    let mut table = [[0u8; 8]; 256];
-    let mut key = 0;
-    while key < 256 {
-        let (mut n, mut lane) = (0, 0);
-        while lane < 8 {
-            if key >> lane & 1 != 0 {
-                table[key][n] = lane as u8;
-                n += 1;
-            }
-            lane += 1;
-        }
-        key += 1;
-    }
-    table
-}
 
 /// Encodes `src` (byte-swapped with `swap`) up to its first unpaired
 /// surrogate, which is reported as `flagged`.
@@ -368,9 +349,9 @@ unsafe fn step_surrogates<const SWAP: bool>(
     );
     let scalars = _mm256_blendv_epi8(units, joined, paired);
     let count = keep.count_ones() as usize;
-    // SAFETY: the row is 8 bytes (indexing checks the key).
-    let order = unsafe { _mm_loadl_epi64(KEEP_LANES[keep as usize].as_ptr().cast()) };
-    let kept = _mm256_permutevar8x32_epi32(scalars, _mm256_cvtepu8_epi32(order));
+    // SAFETY: the row is 8 lanes (indexing checks the key).
+    let order = unsafe { _mm256_loadu_si256(LEFT_PACK[keep as usize].as_ptr().cast()) };
+    let kept = _mm256_permutevar8x32_epi32(scalars, order);
     let live = _mm256_cmpgt_epi32(
         _mm256_set1_epi32(count as i32),
         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),

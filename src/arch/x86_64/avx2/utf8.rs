@@ -322,7 +322,7 @@ const FOUR_FROM_EACH: __m256i = bytes([
 
 /// For each 8-bit mask, the lanes whose bit is set, in order: a VPERMD
 /// index that packs them to the front (AVX2 has no compress instruction).
-static LEFT_PACK: [[u32; 8]; 256] = {
+pub(super) static LEFT_PACK: [[u32; 8]; 256] = {
     let mut table = [[0u32; 8]; 256];
     let mut mask = 0;
     while mask < 256 {
