@@ -1,184 +1,225 @@
-//! A small getopt: short options (clustered, `-aq`, `-oOUT`, `-o OUT`), long
-//! options (`--all`, `--policy=P`, `--policy P`), `--` to end options, and `-`
-//! as an operand (standard input).
+//! The command line, defined once with clap: parsing, `--help`, usage
+//! errors, the man page and the shell completions all come from these types.
 
 use std::ffi::OsString;
+use std::num::NonZeroUsize;
 
-/// An option a subcommand accepts.
-pub struct Opt {
-    /// The one-letter form, if any.
-    pub short: Option<char>,
-    /// The long form, without the leading `--`; also the name parse results use.
-    pub long: &'static str,
-    /// Whether the option takes a value.
-    pub takes_value: bool,
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::convert::Form;
+use crate::help;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "u8x",
+    about = "Check, repair and convert UTF-8 (RFC 3629, Unicode Table 3-7)",
+    long_about = help::MAIN,
+    after_long_help = help::MAIN_AFTER,
+    disable_help_subcommand = false,
+    propagate_version = true,
+    max_term_width = 100
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
 }
 
-/// One parsed argument, in command-line order.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Arg {
-    /// An option, by long name, with its value if it takes one.
-    Opt(&'static str, Option<OsString>),
-    /// Anything else: a file name, or `-`.
-    Operand(OsString),
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Report where files are not UTF-8 (like isutf8)
+    #[command(long_about = help::CHECK, after_long_help = help::CHECK_AFTER)]
+    Check(CheckArgs),
+    /// Repair ill-formed UTF-8 into valid UTF-8
+    #[command(long_about = help::FIX, after_long_help = help::FIX_AFTER)]
+    Fix(FixArgs),
+    /// UTF-8 to UTF-32, UTF-16 or Latin-1
+    #[command(long_about = help::DECODE, after_long_help = help::DECODE_AFTER)]
+    Decode(DecodeArgs),
+    /// UTF-32, UTF-16 or Latin-1 to UTF-8
+    #[command(long_about = help::ENCODE, after_long_help = help::ENCODE_AFTER)]
+    Encode(EncodeArgs),
+    /// Any supported form to any other (UTF-8, UTF-16LE/BE, UTF-32LE/BE, Latin-1)
+    #[command(long_about = help::CONVERT, after_long_help = help::CONVERT_AFTER)]
+    Convert(ConvertArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
+    Completions {
+        /// The shell to complete for
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) on standard output
+    Man,
 }
 
-/// Parses `args` against `opts`. The error is a message for the user.
-pub fn parse(args: &[OsString], opts: &[Opt]) -> Result<Vec<Arg>, String> {
-    let mut parsed = Vec::new();
-    let mut iter = args.iter();
-    while let Some(arg) = iter.next() {
-        // Option names are ASCII; an argument that is not UTF-8 is an operand
-        // unless it looks like an option, which cannot be one we know.
-        let Some(text) = arg.to_str() else {
-            if arg.as_encoded_bytes().first() == Some(&b'-') {
-                return Err(format!("unknown option '{}'", arg.to_string_lossy()));
-            }
-            parsed.push(Arg::Operand(arg.clone()));
-            continue;
-        };
-        if text == "--" {
-            parsed.extend(iter.map(|a| Arg::Operand(a.clone())));
-            break;
-        }
-        if let Some(long) = text.strip_prefix("--") {
-            let (name, inline) = match long.split_once('=') {
-                Some((name, value)) => (name, Some(OsString::from(value))),
-                None => (long, None),
-            };
-            let opt = opts
-                .iter()
-                .find(|o| o.long == name)
-                .ok_or_else(|| format!("unknown option '--{name}'"))?;
-            let value = match (opt.takes_value, inline) {
-                (true, Some(v)) => Some(v),
-                (true, None) => Some(
-                    iter.next()
-                        .cloned()
-                        .ok_or_else(|| format!("option '--{name}' needs a value"))?,
-                ),
-                (false, Some(_)) => return Err(format!("option '--{name}' takes no value")),
-                (false, None) => None,
-            };
-            parsed.push(Arg::Opt(opt.long, value));
-            continue;
-        }
-        let Some(cluster) = text.strip_prefix('-').filter(|c| !c.is_empty()) else {
-            parsed.push(Arg::Operand(arg.clone()));
-            continue;
-        };
-        for (i, c) in cluster.char_indices() {
-            let opt = opts
-                .iter()
-                .find(|o| o.short == Some(c))
-                .ok_or_else(|| format!("unknown option '-{c}'"))?;
-            if !opt.takes_value {
-                parsed.push(Arg::Opt(opt.long, None));
-                continue;
-            }
-            let rest = &cluster[i + c.len_utf8()..];
-            let value = if rest.is_empty() {
-                iter.next()
-                    .cloned()
-                    .ok_or_else(|| format!("option '-{c}' needs a value"))?
-            } else {
-                OsString::from(rest)
-            };
-            parsed.push(Arg::Opt(opt.long, Some(value)));
-            break;
-        }
-    }
-    Ok(parsed)
+/// Options every command that reads inputs shares.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct Jobs {
+    /// Threads for a large regular file (default: one per core for files of
+    /// 64 MiB or more, one otherwise). The output is the same for any N.
+    #[arg(short = 'j', long = "jobs", value_name = "N")]
+    pub jobs: Option<NonZeroUsize>,
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// Report every ill-formed sequence, not just the first of each file
+    #[arg(short, long)]
+    pub all: bool,
+    /// Print nothing; only the exit status tells
+    #[arg(short, long, conflicts_with_all = ["list", "json"])]
+    pub quiet: bool,
+    /// Print only the names of the files that are not UTF-8, one per line
+    #[arg(short, long, conflicts_with_all = ["json", "all"])]
+    pub list: bool,
+    /// Print one JSON object per error (file, line, column, offset, kind,
+    /// description, bytes), one per line
+    #[arg(long)]
+    pub json: bool,
+    /// Check the files in each directory named, and in its subdirectories
+    #[arg(short, long)]
+    pub recursive: bool,
+    #[command(flatten)]
+    pub jobs: Jobs,
+    /// Files to check ('-' or none: standard input)
+    #[arg(value_name = "FILE")]
+    pub files: Vec<OsString>,
+}
 
-    const OPTS: &[Opt] = &[
-        Opt {
-            short: Some('a'),
-            long: "all",
-            takes_value: false,
-        },
-        Opt {
-            short: Some('q'),
-            long: "quiet",
-            takes_value: false,
-        },
-        Opt {
-            short: Some('o'),
-            long: "output",
-            takes_value: true,
-        },
-        Opt {
-            short: None,
-            long: "policy",
-            takes_value: true,
-        },
-    ];
+/// Where converted output goes, and the one input.
+#[derive(Args, Debug)]
+pub struct InOut {
+    /// Write to OUT instead of standard output (replaced only once the whole
+    /// input has been converted)
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<OsString>,
+    /// The input ('-' or none: standard input)
+    #[arg(value_name = "FILE")]
+    pub file: Option<OsString>,
+}
 
-    fn run(args: &[&str]) -> Result<Vec<Arg>, String> {
-        let args: Vec<OsString> = args.iter().map(OsString::from).collect();
-        parse(&args, OPTS)
+#[derive(Args, Debug)]
+pub struct FixArgs {
+    /// How to rewrite each ill-formed sequence
+    #[arg(long, value_enum, default_value_t = FixPolicyArg::Replace, ignore_case = true)]
+    pub policy: FixPolicyArg,
+    /// Do not print the summary on standard error
+    #[arg(short, long)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub jobs: Jobs,
+    #[command(flatten)]
+    pub io: InOut,
+}
+
+#[derive(Args, Debug)]
+pub struct DecodeArgs {
+    /// The output form
+    #[arg(long, value_enum, default_value_t = Form::Utf32Le, ignore_case = true)]
+    pub to: Form,
+    /// What to do with ill-formed UTF-8 (and, to Latin-1, with characters
+    /// above U+00FF: strict or replace only)
+    #[arg(long, value_enum, default_value_t = PolicyArg::Strict, ignore_case = true)]
+    pub policy: PolicyArg,
+    #[command(flatten)]
+    pub io: InOut,
+}
+
+#[derive(Args, Debug)]
+pub struct EncodeArgs {
+    /// The input form
+    #[arg(long, value_enum, default_value_t = Form::Utf32Le, ignore_case = true)]
+    pub from: Form,
+    /// What to do with units that are not Unicode scalar values
+    #[arg(long, value_enum, default_value_t = PolicyArg::Strict, ignore_case = true)]
+    pub policy: PolicyArg,
+    #[command(flatten)]
+    pub io: InOut,
+}
+
+#[derive(Args, Debug)]
+pub struct ConvertArgs {
+    /// The input form
+    #[arg(long, value_enum, ignore_case = true)]
+    pub from: Encoding,
+    /// The output form
+    #[arg(long, value_enum, ignore_case = true)]
+    pub to: Encoding,
+    /// What to do with input that is not in the --from form, and with
+    /// characters the --to form cannot hold
+    #[arg(long, value_enum, default_value_t = PolicyArg::Strict, ignore_case = true)]
+    pub policy: PolicyArg,
+    #[command(flatten)]
+    pub io: InOut,
+}
+
+/// `fix --policy`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FixPolicyArg {
+    /// One U+FFFD per maximal subpart
+    Replace,
+    /// Each bad byte as the text \xhh, as Python's backslashreplace
+    Escape,
+    /// Each bad byte as the ISO-8859-1 character of that value
+    Latin1,
+    /// Each bad byte as the windows-1252 character (WHATWG mapping)
+    Cp1252,
+}
+
+/// `--policy` of `decode`, `encode` and `convert`; each accepts the ones
+/// that mean something for its direction.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PolicyArg {
+    /// Stop at the first error
+    Strict,
+    /// U+FFFD (or '?' in Latin-1) instead of each error
+    Replace,
+    /// Bad bytes as U+DC80..U+DCFF and back (Python's surrogateescape)
+    Escape,
+    /// Each bad UTF-8 byte as ISO-8859-1
+    Latin1,
+    /// Each bad UTF-8 byte as windows-1252
+    Cp1252,
+}
+
+impl PolicyArg {
+    /// The name as `--policy` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            PolicyArg::Strict => "strict",
+            PolicyArg::Replace => "replace",
+            PolicyArg::Escape => "escape",
+            PolicyArg::Latin1 => "latin1",
+            PolicyArg::Cp1252 => "cp1252",
+        }
     }
+}
 
-    fn opt(name: &'static str, value: Option<&str>) -> Arg {
-        Arg::Opt(name, value.map(OsString::from))
-    }
+/// What `convert` takes on either side: UTF-8 or one of the forms.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    #[value(name = "utf-8")]
+    Utf8,
+    #[value(name = "utf-32le")]
+    Utf32le,
+    #[value(name = "utf-32be")]
+    Utf32be,
+    #[value(name = "utf-16le")]
+    Utf16le,
+    #[value(name = "utf-16be")]
+    Utf16be,
+    #[value(name = "latin1")]
+    Latin1,
+}
 
-    fn operand(s: &str) -> Arg {
-        Arg::Operand(OsString::from(s))
-    }
-
-    #[test]
-    fn forms() {
-        assert_eq!(
-            run(&[
-                "-aq",
-                "x",
-                "--policy=latin1",
-                "-",
-                "-oOUT",
-                "--output",
-                "O2",
-                "--",
-                "-q"
-            ])
-            .unwrap(),
-            vec![
-                opt("all", None),
-                opt("quiet", None),
-                operand("x"),
-                opt("policy", Some("latin1")),
-                operand("-"),
-                opt("output", Some("OUT")),
-                opt("output", Some("O2")),
-                operand("-q"),
-            ]
-        );
-        assert_eq!(
-            run(&["--policy", "escape", "-ao", "f"]).unwrap(),
-            vec![
-                opt("policy", Some("escape")),
-                opt("all", None),
-                opt("output", Some("f"))
-            ]
-        );
-    }
-
-    #[test]
-    fn errors() {
-        assert_eq!(run(&["-x"]).unwrap_err(), "unknown option '-x'");
-        assert_eq!(run(&["--nope"]).unwrap_err(), "unknown option '--nope'");
-        assert_eq!(
-            run(&["--policy"]).unwrap_err(),
-            "option '--policy' needs a value"
-        );
-        assert_eq!(run(&["-o"]).unwrap_err(), "option '-o' needs a value");
-        assert_eq!(
-            run(&["--all=1"]).unwrap_err(),
-            "option '--all' takes no value"
-        );
+impl Encoding {
+    /// The form, or `None` for UTF-8.
+    pub fn form(self) -> Option<Form> {
+        Some(match self {
+            Encoding::Utf8 => return None,
+            Encoding::Utf32le => Form::Utf32Le,
+            Encoding::Utf32be => Form::Utf32Be,
+            Encoding::Utf16le => Form::Utf16Le,
+            Encoding::Utf16be => Form::Utf16Be,
+            Encoding::Latin1 => Form::Latin1,
+        })
     }
 }

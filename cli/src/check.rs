@@ -1,158 +1,460 @@
 //! `u8x check`: report where files stop being UTF-8.
+//!
+//! The library validates at memory speed and finds each ill-formed
+//! sequence; lines and columns are kept by [`Position`], which passes over
+//! the valid text between errors with vector loops, and only when a report
+//! needs them (`-q` and `-l` never do).
 
 use std::ffi::OsString;
+use std::fs::File;
 use std::io::{self, Read, Write};
+use std::num::NonZeroUsize;
+use std::ops::ControlFlow;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
 
-use u8x::Status;
+use u8x::{ErrorKind, Utf8Error};
 
-use crate::stream::{describe_io, Chunks, Source};
-use crate::{describe, hex, Failure};
+use crate::args::CheckArgs;
+use crate::lines::Position;
+use crate::parallel;
+use crate::progress::Progress;
+use crate::scan::{scan, Visitor};
+use crate::stream::{describe_io, Chunks, Source, CHUNK};
+use crate::{describe, hex, Failure, PARALLEL_MIN};
 
-/// Line and column of the next character, both counted from 0.
+/// What is printed for an invalid file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Position {
-    line: u64,
-    column: u64,
+enum Format {
+    /// `FILE:LINE:COLUMN: byte offset N: DESCRIPTION (bytes XX)`.
+    Text,
+    /// One JSON object per error.
+    Json,
+    /// The file's name, once.
+    List,
+    /// Nothing.
+    Quiet,
 }
 
-impl Position {
-    /// Moves past `valid`, which is well-formed UTF-8: lines end at 0x0A,
-    /// columns count code points (bytes that are not continuation bytes).
-    fn advance(&mut self, valid: &[u8]) {
-        fn chars(bytes: &[u8]) -> u64 {
-            bytes.iter().filter(|&&b| (b as i8) >= -64).count() as u64
-        }
-        match valid.iter().rposition(|&b| b == b'\n') {
-            Some(last) => {
-                self.line += valid[..=last].iter().filter(|&&b| b == b'\n').count() as u64;
-                self.column = chars(&valid[last + 1..]);
+impl Format {
+    /// Whether reports need lines and columns.
+    fn positions(self) -> bool {
+        matches!(self, Format::Text | Format::Json)
+    }
+}
+
+/// How `check` runs, from its options.
+struct Settings {
+    format: Format,
+    all: bool,
+    jobs: Option<NonZeroUsize>,
+}
+
+impl Settings {
+    /// Whether the scan of one file stops at its first error.
+    fn first_only(&self) -> bool {
+        !self.all || !self.format.positions()
+    }
+
+    /// Threads for a regular file of `size` bytes.
+    fn threads(&self, size: u64) -> usize {
+        match self.jobs {
+            Some(n) => n.get(),
+            None if size >= PARALLEL_MIN => {
+                std::thread::available_parallelism().map_or(1, NonZeroUsize::get)
             }
-            None => self.column += chars(valid),
+            None => 1,
         }
     }
 }
 
-/// What checking one input found.
-enum Verdict {
-    Valid,
-    Invalid,
+/// The C enum name of a kind, lower case: the `kind` of `--json`.
+fn kind_id(kind: ErrorKind) -> &'static str {
+    match kind {
+        ErrorKind::UnexpectedContinuation => "unexpected_continuation",
+        ErrorKind::InvalidByte => "invalid_byte",
+        ErrorKind::TruncatedSequence => "truncated_sequence",
+        ErrorKind::Overlong => "overlong",
+        ErrorKind::Surrogate => "surrogate",
+        ErrorKind::AboveMax => "above_max",
+        ErrorKind::EndOfInput => "end_of_input",
+        ErrorKind::NotRepresentable => "not_representable",
+    }
 }
 
-/// Runs `u8x check` on `files` (standard input if empty) and returns the exit
-/// status: 0 all valid, 1 some invalid, 2 some could not be read.
-pub fn run(files: &[OsString], all: bool, quiet: bool) -> Result<u8, Failure> {
+/// One ill-formed sequence, located.
+struct Report {
+    offset: u64,
+    at: Position,
+    kind: ErrorKind,
+    bytes: Vec<u8>,
+}
+
+/// Writes reports for one file in the chosen format.
+struct Reporter<'a, W: Write> {
+    out: &'a mut W,
+    name: &'a str,
+    format: Format,
+}
+
+impl<W: Write> Reporter<'_, W> {
+    fn report(&mut self, r: &Report) -> io::Result<()> {
+        let (line, column) = (r.at.line + 1, r.at.column + 1);
+        match self.format {
+            Format::Text => writeln!(
+                self.out,
+                "{}:{line}:{column}: byte offset {}: {} (bytes {})",
+                self.name,
+                r.offset,
+                describe(r.kind),
+                hex(&r.bytes)
+            ),
+            Format::Json => {
+                let object = serde_json::json!({
+                    "file": self.name,
+                    "line": line,
+                    "column": column,
+                    "offset": r.offset,
+                    "kind": kind_id(r.kind),
+                    "description": describe(r.kind),
+                    "bytes": hex(&r.bytes),
+                });
+                writeln!(self.out, "{object}")
+            }
+            Format::List => writeln!(self.out, "{}", self.name),
+            Format::Quiet => Ok(()),
+        }
+    }
+}
+
+/// Runs `u8x check` and returns the exit status: 0 all valid, 1 some
+/// invalid, 2 some could not be read.
+pub fn run(args: &CheckArgs) -> Result<u8, Failure> {
+    let format = if args.quiet {
+        Format::Quiet
+    } else if args.list {
+        Format::List
+    } else if args.json {
+        Format::Json
+    } else {
+        Format::Text
+    };
+    let settings = Settings {
+        format,
+        all: args.all,
+        jobs: args.jobs.jobs,
+    };
     let stdin = [OsString::from("-")];
-    let files = if files.is_empty() { &stdin[..] } else { files };
+    let files = if args.files.is_empty() {
+        &stdin[..]
+    } else {
+        &args.files[..]
+    };
     let mut out = io::BufWriter::new(io::stdout().lock());
     let mut status = 0;
     for file in files {
         let source = Source::from_arg(file);
-        let name = source.name();
-        let result = match source.open() {
-            Ok(input) => check(input.reader, &name, all, quiet, &mut out),
-            Err(e) => Err(Failure::Input(e)),
-        };
-        match result {
-            Ok(Verdict::Valid) => {}
-            Ok(Verdict::Invalid) => status = status.max(1),
-            Err(Failure::Input(e)) => {
-                // Keep the reports and the message in order on a terminal.
-                out.flush().map_err(Failure::Output)?;
-                eprintln!("u8x: {name}: {}", describe_io(&e));
-                status = 2;
+        match source {
+            Source::File(path) if args.recursive && path.is_dir() => {
+                walk(&path, &settings, &mut out, &mut status)?;
             }
-            Err(other) => return Err(other),
+            source => check_one(&source, &settings, &mut out, &mut status)?,
         }
     }
     out.flush().map_err(Failure::Output)?;
     Ok(status)
 }
 
-/// Checks one input, writing a line per reported error to `out`.
-fn check(
-    input: impl Read,
-    name: &str,
-    all: bool,
-    quiet: bool,
+/// Checks every file under `dir`, in name order, without following the
+/// symbolic links in it.
+fn walk(
+    dir: &Path,
+    settings: &Settings,
     out: &mut impl Write,
-) -> Result<Verdict, Failure> {
+    status: &mut u8,
+) -> Result<(), Failure> {
+    let entries = std::fs::read_dir(dir).and_then(|entries| {
+        let mut paths = entries
+            .map(|e| e.map(|e| e.path()))
+            .collect::<io::Result<Vec<PathBuf>>>()?;
+        paths.sort();
+        Ok(paths)
+    });
+    let paths = match entries {
+        Ok(paths) => paths,
+        Err(e) => {
+            unreadable(&dir.display().to_string(), &e, out, status)?;
+            return Ok(());
+        }
+    };
+    for path in paths {
+        match path.symlink_metadata() {
+            Ok(meta) if meta.is_dir() => walk(&path, settings, out, status)?,
+            Ok(meta) if meta.file_type().is_symlink() => {}
+            _ => check_one(&Source::File(path), settings, out, status)?,
+        }
+    }
+    Ok(())
+}
+
+/// Reports an input that could not be read: status 2.
+fn unreadable(
+    name: &str,
+    e: &io::Error,
+    out: &mut impl Write,
+    status: &mut u8,
+) -> Result<(), Failure> {
+    // Keep the reports and the message in order on a terminal.
+    out.flush().map_err(Failure::Output)?;
+    eprintln!("u8x: {name}: {}", describe_io(e));
+    *status = 2;
+    Ok(())
+}
+
+/// Checks one input and updates the exit status.
+fn check_one(
+    source: &Source,
+    settings: &Settings,
+    out: &mut impl Write,
+    status: &mut u8,
+) -> Result<(), Failure> {
+    let name = source.name();
+    let mut reporter = Reporter {
+        out: &mut *out,
+        name: &name,
+        format: settings.format,
+    };
+    let positions = settings.format.positions();
+    let verdict = match source {
+        Source::Stdin => {
+            let input = io::stdin().lock();
+            let place = Place::Tracked(Position::default());
+            check_stream(input, settings, place, &mut reporter, &Progress::none())
+        }
+        Source::File(path) => match File::open(path).and_then(|f| f.metadata().map(|m| (f, m))) {
+            Err(e) => Err(Failure::Input(e)),
+            Ok((file, meta)) if meta.is_file() => {
+                let size = meta.len();
+                let quiet = settings.format == Format::Quiet;
+                let progress = Progress::new(Some(size), &name, quiet);
+                let place = match positions {
+                    true => Place::Located(Locator::new(&file)),
+                    false => Place::Unknown,
+                };
+                match settings.threads(size) {
+                    1 => check_stream(&file, settings, place, &mut reporter, &progress),
+                    n => check_parallel(&file, size, n, settings, place, &mut reporter, &progress),
+                }
+            }
+            // Pipes and devices are read as streams; a directory fails with
+            // its read error.
+            Ok((file, _)) => {
+                let place = Place::Tracked(Position::default());
+                check_stream(&file, settings, place, &mut reporter, &Progress::none())
+            }
+        },
+    };
+    match verdict {
+        Ok(valid) => {
+            if !valid {
+                *status = (*status).max(1);
+            }
+            Ok(())
+        }
+        Err(Failure::Input(e)) => unreadable(&name, &e, out, status),
+        Err(other) => Err(other),
+    }
+}
+
+/// Finds the line and column of errors in a regular file by reading it
+/// again from the previous error (or the start) to the next one: a valid
+/// file is read once, and positions cost only when there are errors.
+struct Locator<'f> {
+    file: &'f File,
+    /// Where `at` is: the byte after the last error located.
+    offset: u64,
+    at: Position,
+    buf: Vec<u8>,
+}
+
+impl<'f> Locator<'f> {
+    fn new(file: &'f File) -> Self {
+        Locator {
+            file,
+            offset: 0,
+            at: Position::default(),
+            buf: vec![0; CHUNK],
+        }
+    }
+
+    /// The position of the error at `offset`, `len` bytes long; everything
+    /// between the last error and it is valid UTF-8.
+    fn locate(&mut self, offset: u64, len: usize) -> io::Result<Position> {
+        while self.offset < offset {
+            // Pieces may cut a character: `advance` counts each character
+            // by its first byte, and newlines are single bytes.
+            let n = (offset - self.offset).min(self.buf.len() as u64) as usize;
+            self.file.read_exact_at(&mut self.buf[..n], self.offset)?;
+            self.at.advance(&self.buf[..n]);
+            self.offset += n as u64;
+        }
+        let at = self.at;
+        self.at.skip_bad();
+        self.offset = offset + len as u64;
+        Ok(at)
+    }
+}
+
+/// How the position of an error is known.
+enum Place<'f> {
+    /// Not needed (`-q`, `-l`).
+    Unknown,
+    /// Kept up to date over every valid byte (a stream read once).
+    Tracked(Position),
+    /// Found when an error is (a regular file).
+    Located(Locator<'f>),
+}
+
+impl Place<'_> {
+    fn valid(&mut self, bytes: &[u8]) {
+        if let Place::Tracked(at) = self {
+            at.advance(bytes);
+        }
+    }
+
+    /// The position of an error at `offset`, `len` bytes long, met after
+    /// every byte before it was passed to [`Place::valid`].
+    fn error(&mut self, offset: u64, len: usize) -> Result<Position, Failure> {
+        Ok(match self {
+            Place::Unknown => Position::default(),
+            Place::Tracked(at) => {
+                let here = *at;
+                at.skip_bad();
+                here
+            }
+            Place::Located(locator) => locator.locate(offset, len).map_err(Failure::Input)?,
+        })
+    }
+}
+
+/// The visitor of a scan for `check`: reports each error through `emit`.
+struct Finder<'f, F> {
+    place: Place<'f>,
+    /// Input offset of the scanned data's first byte.
+    base: u64,
+    first_only: bool,
+    found: u64,
+    emit: F,
+}
+
+impl<F: FnMut(Report) -> Result<(), Failure>> Visitor for Finder<'_, F> {
+    fn valid(&mut self, bytes: &[u8]) -> Result<(), Failure> {
+        self.place.valid(bytes);
+        Ok(())
+    }
+
+    fn bad(&mut self, at: usize, e: Utf8Error, bytes: &[u8]) -> Result<ControlFlow<()>, Failure> {
+        self.found += 1;
+        let offset = self.base + at as u64;
+        (self.emit)(Report {
+            offset,
+            at: self.place.error(offset, bytes.len())?,
+            kind: e.kind,
+            bytes: bytes.to_vec(),
+        })?;
+        Ok(if self.first_only {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        })
+    }
+}
+
+/// Checks an input read as a stream, 64 KiB at a time; true if valid.
+fn check_stream(
+    input: impl Read,
+    settings: &Settings,
+    place: Place,
+    reporter: &mut Reporter<impl Write>,
+    progress: &Progress,
+) -> Result<bool, Failure> {
     let mut chunks = Chunks::new(input);
-    let mut at = Position { line: 0, column: 0 };
-    let mut verdict = Verdict::Valid;
+    let mut finder = Finder {
+        place,
+        base: 0,
+        first_only: settings.first_only(),
+        found: 0,
+        emit: |r: Report| {
+            progress
+                .suspend(|| reporter.report(&r))
+                .map_err(Failure::Output)
+        },
+    };
     while let Some(chunk) = chunks.next_chunk().map_err(Failure::Input)? {
-        let data = chunk.data;
-        let mut pos = 0;
-        while pos < data.len() {
-            let p = u8x::validate_chunk(&data[pos..], chunk.more);
-            at.advance(&data[pos..pos + p.read]);
-            pos += p.read;
-            let e = match p.status {
-                Status::IllFormed(e) => e,
-                // Done, or a sequence cut by the chunk end: it is carried
-                // into the next chunk.
-                _ => break,
-            };
-            verdict = Verdict::Invalid;
-            if quiet {
-                return Ok(verdict);
-            }
-            let bad = &data[pos..pos + e.len as usize];
-            writeln!(
-                out,
-                "{name}:{}:{}: byte offset {}: {} (bytes {})",
-                at.line + 1,
-                at.column + 1,
-                chunk.offset + pos as u64,
-                describe(e.kind),
-                hex(bad)
-            )
-            .map_err(Failure::Output)?;
-            if !all {
-                return Ok(verdict);
-            }
-            // Resume after the maximal subpart, which counts as one character
-            // (the U+FFFD it would be replaced by) and never holds a newline.
-            at.column += 1;
-            pos += bad.len();
+        finder.base = chunk.offset;
+        let (pos, flow) = scan(chunk.data, chunk.data.len(), chunk.more, &mut finder)?;
+        progress.advance(pos as u64);
+        if flow.is_break() {
+            break;
         }
         chunks.consume(pos);
     }
-    Ok(verdict)
+    Ok(finder.found == 0)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn position_counts_lines_and_code_points() {
-        let mut at = Position { line: 0, column: 0 };
-        at.advance("aé€😀".as_bytes());
-        assert_eq!(at, Position { line: 0, column: 4 });
-        at.advance("x\n\nyé".as_bytes());
-        assert_eq!(at, Position { line: 2, column: 2 });
-        at.advance(b"\n");
-        assert_eq!(at, Position { line: 3, column: 0 });
+/// Checks a regular file on `threads` threads; the same reports as
+/// [`check_stream`], in file order. The workers only find errors; this
+/// thread locates them.
+fn check_parallel(
+    file: &File,
+    size: u64,
+    threads: usize,
+    settings: &Settings,
+    mut place: Place,
+    reporter: &mut Reporter<impl Write>,
+    progress: &Progress,
+) -> Result<bool, Failure> {
+    let first_only = settings.first_only();
+    let work = |block: parallel::Block| {
+        let mut reports = Vec::new();
+        let mut finder = Finder {
+            place: Place::Unknown,
+            base: block.offset,
+            first_only,
+            found: 0,
+            emit: |r| {
+                reports.push(r);
+                Ok(())
+            },
+        };
+        let scanned = scan(block.data, block.limit, block.more, &mut finder);
+        scanned.map(|_| (reports, block.limit as u64))
+    };
+    let mut valid = true;
+    let mut failure = None;
+    let run = parallel::run(file, size, threads, work, |found| {
+        let reported = found.and_then(|(reports, len)| {
+            progress.advance(len);
+            for mut r in reports {
+                valid = false;
+                r.at = place.error(r.offset, r.bytes.len())?;
+                progress
+                    .suspend(|| reporter.report(&r))
+                    .map_err(Failure::Output)?;
+                if first_only {
+                    return Ok(ControlFlow::Break(()));
+                }
+            }
+            Ok(ControlFlow::Continue(()))
+        });
+        reported.unwrap_or_else(|e| {
+            failure = Some(e);
+            ControlFlow::Break(())
+        })
+    });
+    if let Some(failure) = failure {
+        return Err(failure);
     }
-
-    fn report(input: &[u8], all: bool) -> String {
-        let mut out = Vec::new();
-        check(input, "f", all, false, &mut out).unwrap();
-        String::from_utf8(out).unwrap()
-    }
-
-    #[test]
-    fn reports() {
-        assert_eq!(report(b"ok\n", true), "");
-        assert_eq!(
-            report(b"ab\ncd\xC0\xAFe\xE2\x82", true),
-            "f:2:3: byte offset 5: byte never valid in UTF-8 (bytes C0)\n\
-             f:2:4: byte offset 6: unexpected continuation byte (bytes AF)\n\
-             f:2:6: byte offset 8: input ends inside a sequence (bytes E2 82)\n"
-        );
-        assert_eq!(
-            report(b"\xED\xA0\x80", false),
-            "f:1:1: byte offset 0: surrogate (bytes ED)\n"
-        );
-    }
+    run.map_err(Failure::Input)?;
+    Ok(valid)
 }

@@ -1,10 +1,16 @@
 //! `u8x fix`, `u8x decode` and `u8x encode`: one input to one output, a chunk
 //! at a time.
 
+use std::fs::File;
 use std::io::{Read, Write};
+use std::ops::ControlFlow;
 
-use u8x::{ByteOrder, EncodePolicy, Latin1Policy, Policy, Progress, Status};
+use u8x::{ByteOrder, EncodePolicy, Latin1Policy, Policy, Status, Utf8Error};
 
+use crate::lines::Position;
+use crate::parallel;
+use crate::progress::Progress;
+use crate::scan::{scan, Visitor};
 use crate::stream::{Chunks, CHUNK};
 use crate::Failure;
 
@@ -13,34 +19,94 @@ use crate::Failure;
 pub enum FixPolicy {
     /// As the library decodes it under this policy (replace, latin1, cp1252).
     Decode(Policy),
-    /// Each byte as the ASCII text `\xHH` (Python's "backslashreplace").
+    /// Each byte as the ASCII text `\xhh` (Python's "backslashreplace").
     Backslash,
+}
+
+/// Copies well-formed UTF-8 and rewrites each maximal subpart: the visitor
+/// behind `fix`, for a stream or for one block of a file.
+struct Fixer<'a, W> {
+    out: &'a mut W,
+    policy: FixPolicy,
+    fixed: u64,
+}
+
+impl<W: Write> Visitor for Fixer<'_, W> {
+    fn valid(&mut self, bytes: &[u8]) -> Result<(), Failure> {
+        // Well-formed UTF-8 decodes and re-encodes to itself: copy it.
+        self.out.write_all(bytes).map_err(Failure::Output)
+    }
+
+    fn bad(&mut self, _: usize, _: Utf8Error, bytes: &[u8]) -> Result<ControlFlow<()>, Failure> {
+        self.fixed += 1;
+        write_fixed(bytes, self.policy, self.out).map_err(Failure::Output)?;
+        Ok(ControlFlow::Continue(()))
+    }
 }
 
 /// Copies `input` to `out`, rewriting each ill-formed sequence under `policy`.
 /// Returns the number of ill-formed sequences (maximal subparts) rewritten.
-pub fn fix(input: impl Read, out: &mut impl Write, policy: FixPolicy) -> Result<u64, Failure> {
+pub fn fix(
+    input: impl Read,
+    out: &mut impl Write,
+    policy: FixPolicy,
+    progress: &Progress,
+) -> Result<u64, Failure> {
     let mut chunks = Chunks::new(input);
-    let mut fixed = 0u64;
+    let mut fixer = Fixer {
+        out,
+        policy,
+        fixed: 0,
+    };
     while let Some(chunk) = chunks.next_chunk().map_err(Failure::Input)? {
-        let data = chunk.data;
-        let mut pos = 0;
-        while pos < data.len() {
-            let p = u8x::validate_chunk(&data[pos..], chunk.more);
-            // Well-formed UTF-8 decodes and re-encodes to itself: copy it.
-            out.write_all(&data[pos..pos + p.read])
-                .map_err(Failure::Output)?;
-            pos += p.read;
-            let Status::IllFormed(e) = p.status else {
-                break; // Done, or a cut sequence carried into the next chunk.
-            };
-            let bad = &data[pos..pos + e.len as usize];
-            write_fixed(bad, policy, out).map_err(Failure::Output)?;
-            fixed += 1;
-            pos += bad.len();
-        }
+        let (pos, _) = scan(chunk.data, chunk.data.len(), chunk.more, &mut fixer)?;
+        progress.advance(pos as u64);
         chunks.consume(pos);
     }
+    Ok(fixer.fixed)
+}
+
+/// [`fix`] of a regular file on `threads` threads: each block is fixed into
+/// a buffer of its own, and the buffers are written in file order.
+pub fn fix_parallel(
+    file: &File,
+    size: u64,
+    threads: usize,
+    out: &mut impl Write,
+    policy: FixPolicy,
+    progress: &Progress,
+) -> Result<u64, Failure> {
+    let work = |block: parallel::Block| {
+        let mut bytes = Vec::with_capacity(block.limit + block.limit / 8);
+        let mut fixer = Fixer {
+            out: &mut bytes,
+            policy,
+            fixed: 0,
+        };
+        let scanned = scan(block.data, block.limit, block.more, &mut fixer);
+        let fixed = fixer.fixed;
+        scanned.map(|_| (bytes, fixed, block.limit as u64))
+    };
+    let mut fixed = 0;
+    let mut failure = None;
+    let run = parallel::run(file, size, threads, work, |result| {
+        let written = result.and_then(|(bytes, n, len)| {
+            fixed += n;
+            progress.advance(len);
+            out.write_all(&bytes).map_err(Failure::Output)
+        });
+        match written {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                failure = Some(e);
+                ControlFlow::Break(())
+            }
+        }
+    });
+    if let Some(failure) = failure {
+        return Err(failure);
+    }
+    run.map_err(Failure::Input)?;
     Ok(fixed)
 }
 
@@ -49,7 +115,7 @@ fn write_fixed(bad: &[u8], policy: FixPolicy, out: &mut impl Write) -> std::io::
     match policy {
         FixPolicy::Backslash => {
             for b in bad {
-                write!(out, "\\x{b:02X}")?;
+                write!(out, "\\x{b:02x}")?;
             }
             Ok(())
         }
@@ -72,39 +138,31 @@ fn write_fixed(bad: &[u8], policy: FixPolicy, out: &mut impl Write) -> std::io::
 /// A form of Unicode text other than UTF-8: what `decode` writes and
 /// `encode` reads. None has a byte order mark; one in the text is a
 /// character like any other.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Form {
+    /// 4 bytes per code point, little-endian
+    #[value(name = "utf-32le")]
     Utf32Le,
+    /// 4 bytes per code point, big-endian
+    #[value(name = "utf-32be")]
+    Utf32Be,
+    /// 2 bytes per UTF-16 unit, little-endian
+    #[value(name = "utf-16le")]
     Utf16Le,
+    /// 2 bytes per UTF-16 unit, big-endian
+    #[value(name = "utf-16be")]
     Utf16Be,
+    /// ISO-8859-1, one byte per character up to U+00FF
+    #[value(name = "latin1")]
     Latin1,
 }
 
 impl Form {
-    /// The names `--to` and `--from` take, as a usage message lists them.
-    pub const NAMES: &'static str = "utf-32le, utf-16le, utf-16be, latin1";
-
-    /// The form a `--to` or `--from` value names (ASCII case ignored).
-    pub fn parse(name: &str) -> Option<Form> {
-        [Form::Utf32Le, Form::Utf16Le, Form::Utf16Be, Form::Latin1]
-            .into_iter()
-            .find(|f| name.eq_ignore_ascii_case(f.option_name()))
-    }
-
-    /// The name as `--to` and `--from` take it.
-    pub fn option_name(self) -> &'static str {
-        match self {
-            Form::Utf32Le => "utf-32le",
-            Form::Utf16Le => "utf-16le",
-            Form::Utf16Be => "utf-16be",
-            Form::Latin1 => "latin1",
-        }
-    }
-
     /// The name as messages write it.
     pub fn name(self) -> &'static str {
         match self {
             Form::Utf32Le => "UTF-32LE",
+            Form::Utf32Be => "UTF-32BE",
             Form::Utf16Le => "UTF-16LE",
             Form::Utf16Be => "UTF-16BE",
             Form::Latin1 => "Latin-1",
@@ -114,7 +172,7 @@ impl Form {
     /// Bytes per code unit.
     pub fn unit_bytes(self) -> usize {
         match self {
-            Form::Utf32Le => 4,
+            Form::Utf32Le | Form::Utf32Be => 4,
             Form::Utf16Le | Form::Utf16Be => 2,
             Form::Latin1 => 1,
         }
@@ -124,6 +182,7 @@ impl Form {
     fn unit(self, bytes: &[u8]) -> u32 {
         match self {
             Form::Utf32Le => u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]),
+            Form::Utf32Be => u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]),
             Form::Utf16Le => u32::from(u16::from_le_bytes([bytes[0], bytes[1]])),
             Form::Utf16Be => u32::from(u16::from_be_bytes([bytes[0], bytes[1]])),
             Form::Latin1 => u32::from(bytes[0]),
@@ -137,6 +196,11 @@ impl Form {
             _ => ByteOrder::Little,
         }
     }
+
+    /// Whether a UTF-32 form is big-endian.
+    fn big32(self) -> bool {
+        self == Form::Utf32Be
+    }
 }
 
 /// What `decode` writes, and what it does with what it cannot decode or
@@ -144,47 +208,83 @@ impl Form {
 /// characters above U+00FF.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DecodeTo {
-    Utf32Le(Policy),
+    /// UTF-32 in this form (`Utf32Le` or `Utf32Be`).
+    Utf32(Form, Policy),
     /// UTF-16 in this form (`Utf16Le` or `Utf16Be`).
     Utf16(Form, Policy),
     Latin1(Latin1Policy),
+}
+
+impl DecodeTo {
+    /// Whether decoding stops at the first error, which is then reported
+    /// with its line and column.
+    fn strict(self) -> bool {
+        matches!(
+            self,
+            DecodeTo::Utf32(_, Policy::Strict)
+                | DecodeTo::Utf16(_, Policy::Strict)
+                | DecodeTo::Latin1(Latin1Policy::Strict)
+        )
+    }
+}
+
+/// Where a strict decode stopped: the byte offset, line and column of the
+/// error, and how many UTF-32 and UTF-16 units the text before it holds
+/// (what locates it in the input of `convert` when that was not UTF-8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stop {
+    pub offset: u64,
+    pub at: Position,
+    pub chars: u64,
+    pub units16: u64,
 }
 
 /// How `decode` ended.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Decoded {
     Done,
-    /// Strict policy: the input is ill-formed at this byte offset.
+    /// Strict policy: the input is ill-formed here.
     IllFormed {
-        offset: u64,
+        stop: Stop,
         kind: u8x::ErrorKind,
     },
-    /// Strict policy: the character at this byte offset has no place in the
-    /// output form (above U+00FF for Latin-1).
+    /// Strict policy: the character here has no place in the output form
+    /// (above U+00FF for Latin-1).
     Unrepresentable {
-        offset: u64,
+        stop: Stop,
         /// The character, when the library's error length spans exactly one.
         character: Option<char>,
     },
 }
 
 /// Decodes UTF-8 from `input` to the form `to` on `out`.
-pub fn decode(input: impl Read, out: &mut impl Write, to: DecodeTo) -> Result<Decoded, Failure> {
+pub fn decode(
+    input: impl Read,
+    out: &mut impl Write,
+    to: DecodeTo,
+    progress: &Progress,
+) -> Result<Decoded, Failure> {
     // Room for everything a chunk decodes to: one code point per byte at
     // most, so one UTF-32 or Latin-1 unit, and for UTF-16 one unit per byte
     // too (a pair comes from four bytes).
+    let track = to.strict();
     match to {
-        DecodeTo::Utf32Le(policy) => {
+        DecodeTo::Utf32(form, policy) => {
             let mut units = vec![0u32; CHUNK];
-            decode_with(input, out, |src, more, bytes| {
+            decode_with(input, out, track, progress, |src, more, bytes| {
                 let p = u8x::decode_ucs4(src, &mut units, policy, more);
-                bytes.extend(units[..p.written].iter().flat_map(|u| u.to_le_bytes()));
+                let units = &units[..p.written];
+                if form.big32() {
+                    bytes.extend(units.iter().flat_map(|u| u.to_be_bytes()));
+                } else {
+                    bytes.extend(units.iter().flat_map(|u| u.to_le_bytes()));
+                }
                 p
             })
         }
         DecodeTo::Utf16(form, policy) => {
             let mut units = vec![0u16; CHUNK];
-            decode_with(input, out, |src, more, bytes| {
+            decode_with(input, out, track, progress, |src, more, bytes| {
                 let p = u8x::decode_utf16(src, &mut units, policy, form.order(), more);
                 // The units are stored in the form's byte order: their bytes
                 // in memory are the bytes of the form.
@@ -192,7 +292,7 @@ pub fn decode(input: impl Read, out: &mut impl Write, to: DecodeTo) -> Result<De
                 p
             })
         }
-        DecodeTo::Latin1(policy) => decode_with(input, out, |src, more, bytes| {
+        DecodeTo::Latin1(policy) => decode_with(input, out, track, progress, |src, more, bytes| {
             bytes.resize(src.len(), 0);
             let p = u8x::decode_latin1(src, bytes, policy, more);
             bytes.truncate(p.written);
@@ -201,16 +301,39 @@ pub fn decode(input: impl Read, out: &mut impl Write, to: DecodeTo) -> Result<De
     }
 }
 
+/// Copies UTF-8 from `input` to `out` up to its first ill-formed sequence:
+/// `convert --from utf-8 --to utf-8 --policy strict`.
+pub fn copy(
+    input: impl Read,
+    out: &mut impl Write,
+    progress: &Progress,
+) -> Result<Decoded, Failure> {
+    decode_with(input, out, true, progress, |src, more, bytes| {
+        let p = u8x::validate_chunk(src, more);
+        bytes.extend_from_slice(&src[..p.read]);
+        p
+    })
+}
+
 /// Runs `step` over the input a chunk at a time. `step(src, more, bytes)`
 /// decodes a prefix of `src` and appends the output to `bytes` (empty on
-/// entry), returning the library's progress.
+/// entry), returning the library's progress. With `track`, the position of
+/// the text decoded so far is kept for an error report.
 fn decode_with(
     input: impl Read,
     out: &mut impl Write,
-    mut step: impl FnMut(&[u8], bool, &mut Vec<u8>) -> Progress,
+    track: bool,
+    progress: &Progress,
+    mut step: impl FnMut(&[u8], bool, &mut Vec<u8>) -> u8x::Progress,
 ) -> Result<Decoded, Failure> {
     let mut chunks = Chunks::new(input);
     let mut bytes = Vec::with_capacity(4 * CHUNK);
+    let mut stop = Stop {
+        offset: 0,
+        at: Position::default(),
+        chars: 0,
+        units16: 0,
+    };
     while let Some(chunk) = chunks.next_chunk().map_err(Failure::Input)? {
         let data = chunk.data;
         let mut pos = 0;
@@ -218,21 +341,25 @@ fn decode_with(
             bytes.clear();
             let p = step(&data[pos..], chunk.more, &mut bytes);
             out.write_all(&bytes).map_err(Failure::Output)?;
+            if track {
+                // Strict: what was read is well-formed.
+                let valid = &data[pos..pos + p.read];
+                stop.at.advance(valid);
+                stop.chars += u8x::count_valid(valid) as u64;
+                stop.units16 += u8x::utf16_len_valid(valid) as u64;
+            }
             pos += p.read;
             match p.status {
                 Status::IllFormed(e) => {
-                    let offset = chunk.offset + pos as u64;
+                    stop.offset = chunk.offset + pos as u64;
                     if e.kind != u8x::ErrorKind::NotRepresentable {
-                        return Ok(Decoded::IllFormed {
-                            offset,
-                            kind: e.kind,
-                        });
+                        return Ok(Decoded::IllFormed { stop, kind: e.kind });
                     }
                     let bad = data.get(pos..pos + e.len as usize).unwrap_or_default();
                     let character = std::str::from_utf8(bad)
                         .ok()
                         .and_then(|s| s.chars().next().filter(|c| c.len_utf8() == bad.len()));
-                    return Ok(Decoded::Unrepresentable { offset, character });
+                    return Ok(Decoded::Unrepresentable { stop, character });
                 }
                 // The output buffers hold a whole chunk's output, but resume
                 // where the call stopped all the same.
@@ -241,6 +368,7 @@ fn decode_with(
                 Status::Done | Status::Incomplete { .. } => break,
             }
         }
+        progress.advance(pos as u64);
         chunks.consume(pos);
     }
     Ok(Decoded::Done)
@@ -250,7 +378,8 @@ fn decode_with(
 /// scalar values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EncodeFrom {
-    Utf32Le(EncodePolicy),
+    /// UTF-32 in this form (`Utf32Le` or `Utf32Be`).
+    Utf32(Form, EncodePolicy),
     /// UTF-16 in this form (`Utf16Le` or `Utf16Be`); the policy applies to
     /// unpaired surrogates.
     Utf16(Form, EncodePolicy),
@@ -261,8 +390,7 @@ pub enum EncodeFrom {
 impl EncodeFrom {
     pub fn form(self) -> Form {
         match self {
-            EncodeFrom::Utf32Le(_) => Form::Utf32Le,
-            EncodeFrom::Utf16(form, _) => form,
+            EncodeFrom::Utf32(form, _) | EncodeFrom::Utf16(form, _) => form,
             EncodeFrom::Latin1 => Form::Latin1,
         }
     }
@@ -288,53 +416,81 @@ pub enum Encoded {
     },
 }
 
-/// Encodes the form `from` on `input` to UTF-8 on `out`.
-pub fn encode(
-    input: impl Read,
-    out: &mut impl Write,
+/// Encodes a form to UTF-8 a chunk at a time, handing out each chunk's
+/// UTF-8 as it is asked for: [`encode`] writes it, [`Utf8Reader`] reads it.
+struct Encoder<R> {
     from: EncodeFrom,
-) -> Result<Encoded, Failure> {
-    let form = from.form();
-    let width = form.unit_bytes();
-    let mut chunks = Chunks::new(input);
-    // Each unit encodes to 4 bytes at most (UTF-32), 3 (UTF-16: a pair is
-    // two units and 4 bytes) or 2 (Latin-1): room for a whole chunk.
-    let mut bytes = vec![0u8; 2 * CHUNK];
-    let mut units32 = Vec::new();
-    let mut units16 = Vec::new();
-    while let Some(chunk) = chunks.next_chunk().map_err(Failure::Input)? {
+    chunks: Chunks<R>,
+    /// Each unit encodes to 4 bytes at most (UTF-32), 3 (UTF-16: a pair is
+    /// two units and 4 bytes) or 2 (Latin-1): room for a whole chunk.
+    bytes: Vec<u8>,
+    units32: Vec<u32>,
+    units16: Vec<u16>,
+    /// How the input ended, once it has.
+    end: Option<Encoded>,
+}
+
+impl<R: Read> Encoder<R> {
+    fn new(input: R, from: EncodeFrom) -> Self {
+        Encoder {
+            from,
+            chunks: Chunks::new(input),
+            bytes: vec![0u8; 2 * CHUNK],
+            units32: Vec::new(),
+            units16: Vec::new(),
+            end: None,
+        }
+    }
+
+    /// Encodes the next chunk and passes its UTF-8 to `emit`, in one or more
+    /// pieces; false once the input has ended (see `end`).
+    fn next(
+        &mut self,
+        progress: &Progress,
+        mut emit: impl FnMut(&[u8]) -> Result<(), Failure>,
+    ) -> Result<bool, Failure> {
+        if self.end.is_some() {
+            return Ok(false);
+        }
+        let (from, form) = (self.from, self.from.form());
+        let width = form.unit_bytes();
+        let Some(chunk) = self.chunks.next_chunk().map_err(Failure::Input)? else {
+            self.end = Some(Encoded::Done);
+            return Ok(false);
+        };
         let whole = chunk.data.len() / width;
         let data = &chunk.data[..whole * width];
         match from {
-            EncodeFrom::Utf32Le(_) => {
-                units32.clear();
-                units32.extend(data.chunks_exact(4).map(|u| form.unit(u)));
+            EncodeFrom::Utf32(..) => {
+                self.units32.clear();
+                let units = data.chunks_exact(4).map(|u| form.unit(u));
+                self.units32.extend(units);
             }
             EncodeFrom::Utf16(..) => {
                 // As stored: the library reads them in the form's order.
-                units16.clear();
-                units16.extend(
-                    data.chunks_exact(2)
-                        .map(|u| u16::from_ne_bytes([u[0], u[1]])),
-                );
+                self.units16.clear();
+                let units = data
+                    .chunks_exact(2)
+                    .map(|u| u16::from_ne_bytes([u[0], u[1]]));
+                self.units16.extend(units);
             }
             EncodeFrom::Latin1 => {}
         }
         let mut done = 0;
         let status = loop {
+            let bytes = &mut self.bytes;
             let p = match from {
-                EncodeFrom::Utf32Le(policy) => u8x::encode(&units32[done..], &mut bytes, policy),
+                EncodeFrom::Utf32(_, policy) => u8x::encode(&self.units32[done..], bytes, policy),
                 EncodeFrom::Utf16(form, policy) => u8x::encode_utf16(
-                    &units16[done..],
-                    &mut bytes,
+                    &self.units16[done..],
+                    bytes,
                     policy,
                     form.order(),
                     chunk.more,
                 ),
-                EncodeFrom::Latin1 => u8x::encode_latin1(&data[done..], &mut bytes),
+                EncodeFrom::Latin1 => u8x::encode_latin1(&data[done..], bytes),
             };
-            out.write_all(&bytes[..p.written])
-                .map_err(Failure::Output)?;
+            emit(&bytes[..p.written])?;
             done += p.read;
             if p.status != Status::OutputFull {
                 break p.status;
@@ -342,25 +498,108 @@ pub fn encode(
             assert!(p.read > 0 || p.written > 0, "no progress");
         };
         if let Status::IllFormed(e) = status {
-            return Ok(Encoded::Invalid {
+            self.end = Some(Encoded::Invalid {
                 form,
                 index: chunk.offset / width as u64 + done as u64,
                 value: form.unit(&data[done * width..]),
                 kind: e.kind,
             });
+            return Ok(false);
         }
         // Done, or Incomplete: a high surrogate ends the chunk and is
         // carried over with any odd byte after it.
         let consumed = done * width;
         if !chunk.more && consumed < chunk.data.len() {
-            return Ok(Encoded::BadLength {
+            self.end = Some(Encoded::BadLength {
                 form,
                 len: chunk.offset + chunk.data.len() as u64,
             });
+            return Ok(false);
         }
-        chunks.consume(consumed);
+        progress.advance(consumed as u64);
+        self.chunks.consume(consumed);
+        Ok(true)
     }
-    Ok(Encoded::Done)
+}
+
+/// Encodes the form `from` on `input` to UTF-8 on `out`.
+pub fn encode(
+    input: impl Read,
+    out: &mut impl Write,
+    from: EncodeFrom,
+    progress: &Progress,
+) -> Result<Encoded, Failure> {
+    let mut encoder = Encoder::new(input, from);
+    while encoder.next(progress, |bytes| {
+        out.write_all(bytes).map_err(Failure::Output)
+    })? {}
+    Ok(encoder.end.take().expect("the input has ended"))
+}
+
+/// The UTF-8 an [`Encoder`] produces, as a reader: what `convert` decodes
+/// when neither side is UTF-8. It ends where the encoder stops; a read
+/// error of the input is passed on.
+struct Utf8Reader<'a, R> {
+    encoder: Encoder<R>,
+    progress: &'a Progress,
+    pending: Vec<u8>,
+    taken: usize,
+}
+
+impl<R: Read> Read for Utf8Reader<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        while self.taken == self.pending.len() {
+            self.pending.clear();
+            self.taken = 0;
+            let pending = &mut self.pending;
+            let more = self.encoder.next(self.progress, |bytes| {
+                pending.extend_from_slice(bytes);
+                Ok(())
+            });
+            match more {
+                Ok(true) => {}
+                Ok(false) if self.pending.is_empty() => return Ok(0),
+                Ok(false) => break,
+                Err(Failure::Input(e) | Failure::Output(e)) => return Err(e),
+            }
+        }
+        let n = buf.len().min(self.pending.len() - self.taken);
+        buf[..n].copy_from_slice(&self.pending[self.taken..self.taken + n]);
+        self.taken += n;
+        Ok(n)
+    }
+}
+
+/// How `convert` between two forms other than UTF-8 ended: the first of
+/// the two stages to stop says why.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Transcoded {
+    Encoded(Encoded),
+    /// The output stage stopped (strict, to Latin-1).
+    Decoded(Decoded),
+}
+
+/// Converts the form of `from` to the form of `to` through UTF-8, a chunk
+/// at a time.
+pub fn transcode(
+    input: impl Read,
+    out: &mut impl Write,
+    from: EncodeFrom,
+    to: DecodeTo,
+    progress: &Progress,
+) -> Result<Transcoded, Failure> {
+    let mut reader = Utf8Reader {
+        encoder: Encoder::new(input, from),
+        progress,
+        pending: Vec::new(),
+        taken: 0,
+    };
+    let decoded = decode(&mut reader, out, to, &Progress::none())?;
+    if decoded != Decoded::Done {
+        return Ok(Transcoded::Decoded(decoded));
+    }
+    let end = reader.encoder.end.take().unwrap_or(Encoded::Done);
+    Ok(Transcoded::Encoded(end))
 }
 
 #[cfg(test)]
@@ -369,7 +608,7 @@ mod tests {
 
     fn fixed(input: &[u8], policy: FixPolicy) -> (String, u64) {
         let mut out = Vec::new();
-        let n = fix(input, &mut out, policy).unwrap();
+        let n = fix(input, &mut out, policy, &Progress::none()).unwrap();
         (String::from_utf8(out).unwrap(), n)
     }
 
@@ -390,7 +629,7 @@ mod tests {
         );
         assert_eq!(
             fixed(input, FixPolicy::Backslash),
-            ("a\\xE2\\x82b\\x80\\x9D\\xF0\\x9F".to_string(), 4)
+            ("a\\xe2\\x82b\\x80\\x9d\\xf0\\x9f".to_string(), 4)
         );
     }
 
@@ -399,7 +638,13 @@ mod tests {
         let input: Vec<u8> = (0..=255u8).cycle().take(3 * CHUNK + 7).collect();
         let mut utf32 = Vec::new();
         assert!(matches!(
-            decode(&input[..], &mut utf32, DecodeTo::Utf32Le(Policy::Escape)).unwrap(),
+            decode(
+                &input[..],
+                &mut utf32,
+                DecodeTo::Utf32(Form::Utf32Le, Policy::Escape),
+                &Progress::none()
+            )
+            .unwrap(),
             Decoded::Done
         ));
         let mut back = Vec::new();
@@ -407,7 +652,8 @@ mod tests {
             encode(
                 &utf32[..],
                 &mut back,
-                EncodeFrom::Utf32Le(EncodePolicy::Escape)
+                EncodeFrom::Utf32(Form::Utf32Le, EncodePolicy::Escape),
+                &Progress::none()
             )
             .unwrap(),
             Encoded::Done
@@ -416,25 +662,21 @@ mod tests {
     }
 
     #[test]
-    fn form_names() {
-        for form in [Form::Utf32Le, Form::Utf16Le, Form::Utf16Be, Form::Latin1] {
-            assert_eq!(Form::parse(form.option_name()), Some(form));
-            assert!(Form::NAMES.contains(form.option_name()));
-        }
-        assert_eq!(Form::parse("UTF-16be"), Some(Form::Utf16Be));
-        assert_eq!(Form::parse("utf16le"), None);
-    }
-
-    #[test]
     fn utf16_escape_round_trips_across_chunks() {
         let input: Vec<u8> = (0..=255u8).cycle().take(3 * CHUNK + 7).collect();
         for form in [Form::Utf16Le, Form::Utf16Be] {
             let mut utf16 = Vec::new();
             let to = DecodeTo::Utf16(form, Policy::Escape);
-            assert_eq!(decode(&input[..], &mut utf16, to).unwrap(), Decoded::Done);
+            assert_eq!(
+                decode(&input[..], &mut utf16, to, &Progress::none()).unwrap(),
+                Decoded::Done
+            );
             let from = EncodeFrom::Utf16(form, EncodePolicy::Escape);
             let mut back = Vec::new();
-            assert_eq!(encode(&utf16[..], &mut back, from).unwrap(), Encoded::Done);
+            assert_eq!(
+                encode(&utf16[..], &mut back, from, &Progress::none()).unwrap(),
+                Encoded::Done
+            );
             assert_eq!(back, input, "{form:?}");
         }
     }
@@ -446,13 +688,16 @@ mod tests {
         le.extend_from_slice(b"\x3D\xD8\x00\xDE");
         let mut out = Vec::new();
         let from = EncodeFrom::Utf16(Form::Utf16Le, EncodePolicy::Strict);
-        assert_eq!(encode(&le[..], &mut out, from).unwrap(), Encoded::Done);
+        assert_eq!(
+            encode(&le[..], &mut out, from, &Progress::none()).unwrap(),
+            Encoded::Done
+        );
         assert_eq!(&out[out.len() - 5..], "a😀".as_bytes());
         // The same high half followed by 'b': unpaired, at its unit index.
         let n = le.len();
         le[n - 2..].copy_from_slice(b"b\0");
         assert_eq!(
-            encode(&le[..], &mut Vec::new(), from).unwrap(),
+            encode(&le[..], &mut Vec::new(), from, &Progress::none()).unwrap(),
             Encoded::Invalid {
                 form: Form::Utf16Le,
                 index: CHUNK as u64 / 2 - 1,
@@ -464,7 +709,7 @@ mod tests {
         le[n - 4..n - 2].copy_from_slice(b"c\0");
         le.push(0);
         assert_eq!(
-            encode(&le[..], &mut Vec::new(), from).unwrap(),
+            encode(&le[..], &mut Vec::new(), from, &Progress::none()).unwrap(),
             Encoded::BadLength {
                 form: Form::Utf16Le,
                 len: le.len() as u64,
@@ -478,9 +723,14 @@ mod tests {
         let mut out = Vec::new();
         let strict = DecodeTo::Latin1(Latin1Policy::Strict);
         assert_eq!(
-            decode(text.as_bytes(), &mut out, strict).unwrap(),
+            decode(text.as_bytes(), &mut out, strict, &Progress::none()).unwrap(),
             Decoded::Unrepresentable {
-                offset: 8,
+                stop: Stop {
+                    offset: 8,
+                    at: Position { line: 0, column: 6 },
+                    chars: 6,
+                    units16: 6,
+                },
                 character: Some('\u{100}'),
             }
         );
@@ -489,13 +739,13 @@ mod tests {
         let replace = DecodeTo::Latin1(Latin1Policy::Replace(b'?'));
         let input = [text.as_bytes(), b"\xE2\x82!"].concat();
         assert_eq!(
-            decode(&input[..], &mut out, replace).unwrap(),
+            decode(&input[..], &mut out, replace, &Progress::none()).unwrap(),
             Decoded::Done
         );
         assert_eq!(out, b"caf\xE9 \xFF???!");
         let mut back = Vec::new();
         assert_eq!(
-            encode(&out[..], &mut back, EncodeFrom::Latin1).unwrap(),
+            encode(&out[..], &mut back, EncodeFrom::Latin1, &Progress::none()).unwrap(),
             Encoded::Done
         );
         assert_eq!(back, "caf\u{E9} \u{FF}???!".as_bytes());

@@ -43,21 +43,33 @@ impl Source {
     /// Opens the input for reading.
     pub fn open(&self) -> io::Result<Input> {
         Ok(match self {
-            Source::Stdin => Input {
+            Source::Stdin => {
                 // fstat on fd 0: what the shell redirected, whatever its name.
-                file: io::stdin()
+                let meta = io::stdin()
                     .as_fd()
                     .try_clone_to_owned()
                     .map(File::from)
                     .and_then(|f| f.metadata())
-                    .ok()
-                    .and_then(|m| FileId::of_regular(&m)),
-                reader: Box::new(io::stdin().lock()),
-            },
+                    .ok();
+                Input {
+                    file: meta.as_ref().and_then(FileId::of_regular),
+                    size: meta.filter(Metadata::is_file).map(|m| m.len()),
+                    // Read from where the shell left it, not from offset 0.
+                    regular: None,
+                    reader: Box::new(io::stdin().lock()),
+                }
+            }
             Source::File(path) => {
                 let file = File::open(path)?;
+                let meta = file.metadata()?;
+                let size = meta.is_file().then_some(meta.len());
                 Input {
-                    file: FileId::of_regular(&file.metadata()?),
+                    file: FileId::of_regular(&meta),
+                    size,
+                    regular: match size {
+                        Some(size) => Some((file.try_clone()?, size)),
+                        None => None,
+                    },
                     reader: Box::new(file),
                 }
             }
@@ -71,6 +83,11 @@ pub struct Input {
     /// Which file it is, if it is a regular file (one that writing an output
     /// could destroy before it is read).
     pub file: Option<FileId>,
+    /// Its size, if it is a regular file.
+    pub size: Option<u64>,
+    /// A regular file named on the command line, and its size: what `-j`
+    /// can read in parallel.
+    pub regular: Option<(File, u64)>,
 }
 
 /// A file's identity: the same for every name it has (hard links, symbolic

@@ -61,6 +61,16 @@ impl Run {
     }
 }
 
+/// "LINE:COLUMN" of the byte at `offset` of `data`, which is valid UTF-8
+/// before it, counted by std: lines from 1 at each 0x0A, columns from 1 in
+/// characters.
+fn line_col(data: &[u8], offset: usize) -> String {
+    let before = std::str::from_utf8(&data[..offset]).expect("valid before the error");
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().unwrap().chars().count() + 1;
+    format!("{line}:{column}")
+}
+
 /// Runs `u8x args...` with `stdin` (empty if `None`).
 fn u8x(args: &[&str], stdin: Option<&[u8]>) -> Run {
     u8x_env(args, stdin, &[])
@@ -677,7 +687,7 @@ fn fix_latin1_cp1252_and_escape() {
     let cases: [(&str, String); 3] = [
         ("latin1", per_byte_fix(&data, |b| char::from(b).to_string())),
         ("cp1252", per_byte_fix(&data, |b| cp1252(b).to_string())),
-        ("escape", per_byte_fix(&data, |b| format!("\\x{b:02X}"))),
+        ("escape", per_byte_fix(&data, |b| format!("\\x{b:02x}"))),
     ];
     for (policy, expected) in cases {
         let run = u8x(&["fix", &format!("--policy={policy}"), f.path()], None);
@@ -686,8 +696,14 @@ fn fix_latin1_cp1252_and_escape() {
         assert_eq!(run.stderr, format!("u8x: fixed {n} ill-formed sequences\n"));
     }
     let run = u8x(&["fix", "--policy", "escape"], Some(b"a\xC3(\xF0\x9F\x98"));
-    assert_eq!(run.out(), "a\\xC3(\\xF0\\x9F\\x98");
+    assert_eq!(run.out(), "a\\xc3(\\xf0\\x9f\\x98");
     assert_eq!(run.stderr, "u8x: fixed 2 ill-formed sequences\n");
+    // What the help promises: Python's backslashreplace, byte for byte.
+    let expression = "data.decode('utf-8', 'backslashreplace').encode('utf-8')";
+    if let Some(python) = python(expression, &data) {
+        let run = u8x(&["fix", "--policy=escape", f.path()], None);
+        assert!(run.stdout == python, "escape differs from Python");
+    }
 }
 
 #[test]
@@ -738,8 +754,8 @@ fn fix_exit_status_tells_whether_anything_was_repaired() {
     assert!(help
         .out()
         .contains("Exit status: 0 if the input was already valid"));
-    let usage = u8x(&[], None);
-    assert!(usage.stderr.contains("fix: input repaired, output written"));
+    let help = u8x(&["--help"], None);
+    assert!(help.out().contains("fix: input repaired, output written"));
 }
 
 #[test]
@@ -826,7 +842,7 @@ fn decode_strict_stops_at_the_first_error() {
     assert_eq!(run.code, 1);
     assert_eq!(
         run.stderr,
-        format!("u8x: {}: byte offset 6: overlong encoding\n", f.path())
+        format!("u8x: {}:1:5: byte offset 6: overlong encoding\n", f.path())
     );
     assert_eq!(
         run.stdout,
@@ -840,7 +856,9 @@ fn decode_strict_stops_at_the_first_error() {
     assert_eq!(
         run.stderr,
         format!(
-            "u8x: (standard input): byte offset {}: sequence cut short by a non-continuation byte\n",
+            "u8x: (standard input):{}: byte offset {}: sequence cut short by a \
+             non-continuation byte\n",
+            line_col(&data, CHUNK + 3),
             CHUNK + 3
         )
     );
@@ -1220,17 +1238,17 @@ fn an_incomplete_conversion_leaves_the_old_output_intact() {
         (
             "decode",
             b"ab\xF0\x80\x80\x80d",
-            "byte offset 2: overlong encoding",
+            ":1:3: byte offset 2: overlong encoding",
         ),
         (
             "encode",
             &[0x41, 0, 0, 0, 0, 0xD8, 0, 0],
-            "unit 1 (byte offset 4): surrogate (value 0x0000D800)",
+            ": unit 1 (byte offset 4): surrogate (value 0x0000D800)",
         ),
         (
             "encode",
             &[0x41, 0, 0, 0, 0x42],
-            "input length 5 is not a multiple of 4, so not UTF-32LE \
+            ": input length 5 is not a multiple of 4, so not UTF-32LE \
              (the last 1 bytes were not encoded)",
         ),
     ];
@@ -1241,7 +1259,7 @@ fn an_incomplete_conversion_leaves_the_old_output_intact() {
         assert_eq!(
             run.stderr,
             format!(
-                "u8x: {}: {message}\n\
+                "u8x: {}{message}\n\
                  u8x: {}: left unchanged (the input was not converted to its end)\n",
                 input.display(),
                 out.display()
@@ -1389,30 +1407,68 @@ fn read_only_output_is_refused() {
 
 #[test]
 fn usage_errors_exit_2_with_usage_on_stderr() {
-    let cases: &[&[&str]] = &[
-        &[],
-        &["frobnicate"],
-        &["--frobnicate"],
-        &["check", "--bogus"],
-        &["check", "-x"],
-        &["fix", "--policy", "strict"],
-        &["fix", "--policy"],
-        &["decode", "--policy", "nope"],
-        &["encode", "--policy", "latin1"],
-        &["decode", "a", "b"],
-        &["help", "nope"],
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["frobnicate"],
+            "error: unrecognized subcommand 'frobnicate'",
+        ),
+        (
+            &["--frobnicate"],
+            "error: unexpected argument '--frobnicate'",
+        ),
+        (
+            &["check", "--bogus"],
+            "error: unexpected argument '--bogus'",
+        ),
+        (&["check", "-x"], "error: unexpected argument '-x'"),
+        (
+            &["check", "-j", "0"],
+            "error: invalid value '0' for '--jobs <N>'",
+        ),
+        (
+            &["check", "-q", "--json"],
+            "error: the argument '--quiet' cannot be used",
+        ),
+        (
+            &["check", "-l", "-a"],
+            "error: the argument '--list' cannot be used",
+        ),
+        (
+            &["fix", "--policy", "strict"],
+            "error: invalid value 'strict'",
+        ),
+        (
+            &["fix", "--policy"],
+            "error: a value is required for '--policy <POLICY>'",
+        ),
+        (
+            &["decode", "--policy", "nope"],
+            "error: invalid value 'nope'",
+        ),
+        (&["decode", "a", "b"], "error: unexpected argument 'b'"),
+        (&["help", "nope"], "error: unrecognized subcommand 'nope'"),
+        (
+            &["convert", "--to", "utf-8"],
+            "error: the following required arguments",
+        ),
+        (&["completions", "tcsh"], "error: invalid value 'tcsh'"),
     ];
-    for args in cases {
+    for &(args, message) in cases {
         let run = u8x(args, None);
         assert_eq!(run.code, 2, "{args:?}");
         assert_eq!(run.out(), "", "{args:?}");
-        assert!(run.stderr.starts_with("u8x: "), "{args:?}: {}", run.stderr);
-        assert!(run.stderr.contains("Usage:"), "{args:?}: {}", run.stderr);
+        assert!(run.stderr.starts_with(message), "{args:?}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("try '--help'"),
+            "{args:?}: {}",
+            run.stderr
+        );
     }
-    let run = u8x(&["encode", "--policy", "latin1"], None);
+    // No command: the short help, on standard error, status 2.
+    let run = u8x(&[], None);
+    assert_eq!((run.code, run.out()), (2, ""));
     assert!(
-        run.stderr
-            .starts_with("u8x: encode: unknown policy 'latin1'"),
+        run.stderr.contains("Usage: u8x <COMMAND>"),
         "{}",
         run.stderr
     );
@@ -1423,26 +1479,33 @@ fn help_and_version() {
     for args in [&["--help"][..], &["-h"], &["help"]] {
         let run = u8x(args, None);
         assert_eq!((run.code, &*run.stderr), (0, ""));
-        for command in ["check", "fix", "decode", "encode"] {
-            assert!(run.out().contains(&format!("u8x {command}")), "{args:?}");
+        for command in ["check", "fix", "decode", "encode", "convert"] {
+            assert!(run.out().contains(&format!("\n  {command} ")), "{args:?}");
         }
     }
-    for command in ["check", "fix", "decode", "encode"] {
+    for command in ["check", "fix", "decode", "encode", "convert"] {
         let help = u8x(&["help", command], None);
         assert_eq!(help.code, 0);
-        assert!(help.out().starts_with(&format!("Usage: u8x {command}")));
+        assert!(help
+            .out()
+            .contains(&format!("Usage: u8x {command} [OPTIONS]")));
         let flag = u8x(&[command, "--help"], None);
         assert_eq!(flag.out(), help.out());
+        // -h is the summary: no long text.
+        let short = u8x(&[command, "-h"], None);
+        assert!(short.out().len() < help.out().len(), "{command}");
     }
     assert!(u8x(&["help", "check"], None)
         .out()
         .contains("characters (code points)"));
-    assert!(u8x(&["help", "fix"], None).out().contains("\\xHH"));
-    let run = u8x(&["--version"], None);
-    assert_eq!(run.code, 0);
-    // SAFETY: u8x_version returns a static NUL-terminated string.
-    let version = unsafe { CStr::from_ptr(u8x::ffi::u8x_version()) };
-    assert_eq!(run.out(), format!("u8x {}\n", version.to_str().unwrap()));
+    assert!(u8x(&["help", "fix"], None).out().contains("\\xhh"));
+    for args in [&["--version"][..], &["-V"]] {
+        let run = u8x(args, None);
+        assert_eq!(run.code, 0);
+        // SAFETY: u8x_version returns a static NUL-terminated string.
+        let version = unsafe { CStr::from_ptr(u8x::ffi::u8x_version()) };
+        assert_eq!(run.out(), format!("u8x {}\n", version.to_str().unwrap()));
+    }
 }
 
 // ------------------------------------- decode --to, encode --from forms
@@ -1598,8 +1661,9 @@ fn decode_to_utf16_strict_names_the_byte_offset() {
         assert_eq!(
             run.stderr,
             format!(
-                "u8x: (standard input): byte offset {}: sequence cut short by a \
+                "u8x: (standard input):{}: byte offset {}: sequence cut short by a \
                  non-continuation byte\n",
+                line_col(&data, CHUNK + 3),
                 CHUNK + 3
             )
         );
@@ -1903,8 +1967,9 @@ fn decode_to_latin1() {
         assert_eq!(
             run.stderr,
             format!(
-                "u8x: (standard input): byte offset {offset}: character not representable \
+                "u8x: (standard input):{}: byte offset {offset}: character not representable \
                  in the output form (U+{:04X} is not in Latin-1)\n",
+                line_col(&data, offset),
                 u32::from(c)
             )
         );
@@ -1918,7 +1983,8 @@ fn decode_to_latin1() {
     assert_eq!((run.code, run.stdout.as_slice()), (1, &b"caf\xE9 "[..]));
     assert_eq!(
         run.stderr,
-        "u8x: (standard input): byte offset 6: sequence cut short by a non-continuation byte\n"
+        "u8x: (standard input):1:6: byte offset 6: sequence cut short by a non-continuation \
+         byte\n"
     );
     // replace: one '?' per character above U+00FF and per maximal subpart.
     let data = Rng(1252).text(2 * (1 << 20) + 3, 20);
@@ -1948,7 +2014,7 @@ fn decode_to_latin1() {
     assert_eq!(
         run.stderr,
         format!(
-            "u8x: {}: byte offset 8: character not representable in the output form \
+            "u8x: {}:1:9: byte offset 8: character not representable in the output form \
              (U+20AC is not in Latin-1)\n\
              u8x: {}: left unchanged (the input was not converted to its end)\n",
             input.display(),
@@ -1986,55 +2052,81 @@ fn form_options_usage_errors() {
     let cases: &[(&[&str], &str)] = &[
         (
             &["decode", "--to", "latin1", "--policy", "escape"],
-            "u8x: decode: policy 'escape' cannot write to latin1 (expected one of: strict, replace)",
+            "error: policy 'escape' cannot write to latin1 (expected one of: strict, replace)",
         ),
         (
             &["decode", "--to=latin1", "--policy=latin1"],
-            "u8x: decode: policy 'latin1' cannot write to latin1",
+            "error: policy 'latin1' cannot write to latin1",
         ),
         (
             &["decode", "--policy", "cp1252", "--to", "latin1"],
-            "u8x: decode: policy 'cp1252' cannot write to latin1",
+            "error: policy 'cp1252' cannot write to latin1",
         ),
         (
             &["decode", "--to", "latin1", "--policy", "nope"],
-            "u8x: decode: unknown policy 'nope' (expected one of: strict, replace)",
+            "error: invalid value 'nope' for '--policy <POLICY>'",
         ),
         (
             &["decode", "--to", "utf-8"],
-            "u8x: decode: unknown form 'utf-8' for --to (expected one of: utf-32le, \
-             utf-16le, utf-16be, latin1)",
+            "error: invalid value 'utf-8' for '--to <TO>'\n  [possible values: utf-32le, \
+             utf-32be, utf-16le, utf-16be, latin1]",
         ),
         (
             &["encode", "--from", "utf-16"],
-            "u8x: encode: unknown form 'utf-16' for --from",
+            "error: invalid value 'utf-16' for '--from <FROM>'",
         ),
-        (&["decode", "--to"], "u8x: decode: option '--to' needs a value"),
-        (&["decode", "--from", "utf-16le"], "u8x: decode: unknown option '--from'"),
-        (&["encode", "--to", "utf-16le"], "u8x: encode: unknown option '--to'"),
+        (
+            &["decode", "--to"],
+            "error: a value is required for '--to <TO>'",
+        ),
+        (
+            &["decode", "--from", "utf-16le"],
+            "error: unexpected argument '--from'",
+        ),
+        (
+            &["encode", "--to", "utf-16le"],
+            "error: unexpected argument '--to'",
+        ),
         (
             &["encode", "--from", "utf-16le", "--policy", "latin1"],
-            "u8x: encode: unknown policy 'latin1'",
+            "error: policy 'latin1' does not apply to encoding",
+        ),
+        (
+            &[
+                "convert", "--from", "utf-16le", "--to", "utf-8", "--policy", "cp1252",
+            ],
+            "error: policy 'cp1252' does not apply to encoding",
+        ),
+        (
+            &[
+                "convert", "--from", "utf-8", "--to", "utf-8", "--policy", "escape",
+            ],
+            "error: policy 'escape' cannot write to utf-8 from utf-8",
+        ),
+        (
+            &[
+                "convert", "--from", "utf-16be", "--to", "latin1", "--policy", "escape",
+            ],
+            "error: policy 'escape' cannot write to latin1",
         ),
     ];
     for &(args, message) in cases {
         let run = u8x(args, Some(b"text"));
         assert_eq!((run.code, run.out()), (2, ""), "{args:?}");
         assert!(run.stderr.starts_with(message), "{args:?}: {}", run.stderr);
-        assert!(run.stderr.contains("Usage:"), "{args:?}");
+        assert!(run.stderr.contains("try '--help'"), "{args:?}");
     }
-    let usage = u8x(&[], None).stderr;
-    assert!(usage.contains("u8x decode [--to FORM]"), "{usage}");
-    assert!(usage.contains("u8x encode [--from FORM]"), "{usage}");
-    assert!(usage.contains("FORM is utf-32le (the default), utf-16le, utf-16be or latin1"));
     let help = u8x(&["help", "decode"], None).stdout;
     let help = String::from_utf8(help).unwrap();
-    assert!(help.starts_with("Usage: u8x decode [--to FORM]"), "{help}");
+    assert!(
+        help.contains("Usage: u8x decode [OPTIONS] [FILE]"),
+        "{help}"
+    );
     assert!(help.contains("utf-16be  the same, big-endian"));
     assert!(help.contains("replace writes one '?' (3F)"));
     let help = String::from_utf8(u8x(&["help", "encode"], None).stdout).unwrap();
     assert!(
-        help.starts_with("Usage: u8x encode [--from FORM]"),
+        help.contains("Usage: u8x encode [OPTIONS] [FILE]"),
         "{help}"
     );
     assert!(help.contains("unpaired surrogate (value 0xXXXX)"));

@@ -1,0 +1,173 @@
+//! The long help of each command (`--help`, `u8x help COMMAND`, the man
+//! page): what clap cannot derive from the options themselves.
+
+pub const MAIN: &str = "\
+u8x checks, repairs and converts UTF-8 (RFC 3629, Unicode Table 3-7),
+streaming inputs of any size in constant memory.
+
+A FILE of '-', or no FILE, is standard input. Output goes to standard output
+unless '-o OUT' is given. A regular file OUT is replaced only once the whole
+input has been converted (u8x writes .OUT.u8x-PID-N.tmp beside it, syncs it
+and renames it over OUT): after any error, OUT keeps its old contents. OUT
+keeps its permission bits; a device or FIFO OUT is written directly; OUT
+naming the input file is refused.";
+
+pub const MAIN_AFTER: &str = "\
+Forms: utf-8, utf-32le, utf-32be, utf-16le, utf-16be, latin1 (no byte order
+mark is added or removed; one in the text is a character like any other).
+
+Exit status: 0 success, valid input; 1 invalid input (check: a file is not
+UTF-8; fix: input repaired, output written; decode, encode, convert: stopped
+early, OUT unchanged); 2 usage or I/O error.
+
+A progress bar is drawn on standard error for inputs of 256 MiB or more when
+standard error is a terminal (never otherwise, and never with -q).";
+
+pub const CHECK: &str = "\
+Checks that each FILE ('-' or none: standard input) is UTF-8. For an invalid
+file, prints its first ill-formed sequence:
+
+  FILE:LINE:COLUMN: byte offset N: DESCRIPTION (bytes XX YY)
+
+LINE counts from 1, lines ending at each 0x0A byte. COLUMN counts from 1 in
+characters (code points), not bytes: it is 1 + the number of characters
+before the error on its line, an earlier ill-formed sequence counting as one
+character (the U+FFFD it would be replaced by). N is the offset of the first
+bad byte, counted from 0. The bytes shown are the maximal subpart (Unicode
+chapter 3): the bytes one U+FFFD would replace.
+
+With --json, each error is one line holding one JSON object:
+  {\"file\":\"a.txt\",\"line\":2,\"column\":3,\"offset\":5,\"kind\":\"invalid_byte\",
+   \"description\":\"byte never valid in UTF-8\",\"bytes\":\"C0\"}
+A file name that is not UTF-8 is written with U+FFFD for its bad bytes.";
+
+pub const CHECK_AFTER: &str = "\
+With -r, directories are walked in name order; symbolic links met inside them
+are not followed (those named on the command line are). -j splits a large
+regular file at character boundaries and checks the parts on N threads; the
+reports are the same, in file order.
+
+Exit status: 0 if every file is valid UTF-8, 1 if some file is not, 2 if some
+file could not be read (reported on standard error; the other files are still
+checked).";
+
+pub const FIX: &str = "\
+Copies FILE ('-' or none: standard input) to OUT (default: standard output)
+as valid UTF-8. Well-formed text is copied unchanged; each ill-formed
+sequence is rewritten according to the policy:
+
+  replace  one U+FFFD per maximal subpart (the default; as WHATWG, Rust's
+           String::from_utf8_lossy and Python's errors=\"replace\")
+  latin1   each bad byte as the ISO-8859-1 character of that value
+  cp1252   each bad byte as the windows-1252 character (WHATWG mapping;
+           81, 8D, 8F, 90, 9D become the C1 controls of that value)
+  escape   each bad byte as the ASCII text \\xhh (two lower-case hex digits),
+           exactly as Python's errors=\"backslashreplace\": readable, nothing
+           lost. Text that already contains \\x sequences becomes ambiguous;
+           for an exact round trip of any bytes use 'decode --policy escape'
+           and 'encode --policy escape' instead.
+
+Prints 'u8x: fixed N ill-formed sequences' on standard error when N > 0
+(not with -q).";
+
+pub const FIX_AFTER: &str = "\
+Exit status: 0 if the input was already valid UTF-8 (the output is an exact
+copy); 1 if N > 0 sequences were repaired (the repaired output is written all
+the same; like 'u8x check', 1 says the input was not UTF-8); 2 on a usage or
+I/O error (a file OUT is then left unchanged). To fail only on errors:
+  u8x fix -q -o OUT FILE; [ $? -lt 2 ]";
+
+pub const DECODE: &str = "\
+Decodes UTF-8 from FILE ('-' or none: standard input) to FORM on OUT
+(default: standard output):
+  utf-32le  4 bytes, little-endian, per code point (the default)
+  utf-32be  the same, big-endian
+  utf-16le  2 bytes, little-endian, per UTF-16 code unit: a character above
+            U+FFFF becomes a surrogate pair (4 bytes)
+  utf-16be  the same, big-endian
+  latin1    ISO-8859-1, 1 byte per character; characters above U+00FF do
+            not fit (see below)
+A byte order mark is decoded like any other character; none is added.
+Memory use is constant: the input is read and written 64 KiB at a time.
+
+Policies for ill-formed sequences:
+  strict   stop at the first one (the default): prints
+           'u8x: FILE:LINE:COLUMN: byte offset N: DESCRIPTION' (LINE and
+           COLUMN as 'u8x check' counts them) and exits with 1. The code
+           points before it have been written to standard output, but a file
+           OUT is left unchanged, as after any incomplete conversion
+  replace  one U+FFFD per maximal subpart
+  escape   each bad byte b as U+DC00+b (U+DC80..U+DCFF, UTF-8B / Python
+           surrogateescape); 'encode --policy escape' restores the exact bytes
+           (in UTF-16 these are lone surrogates, so not well-formed UTF-16)
+  latin1   each bad byte as ISO-8859-1
+  cp1252   each bad byte as windows-1252 (WHATWG mapping)
+
+With --to latin1, only strict and replace are accepted; they apply to
+characters above U+00FF as to ill-formed sequences. strict stops at the first
+one; for a character it prints
+  'u8x: FILE:LINE:COLUMN: byte offset N: character not representable in the
+  output form (U+20AC is not in Latin-1)'
+replace writes one '?' (3F) for each (as Python's
+bytes.decode('utf-8', 'replace').encode('latin-1', 'replace')).";
+
+pub const DECODE_AFTER: &str = "\
+Exit status: 0 on success, 1 if strict decoding met an ill-formed sequence
+or a character not in Latin-1, 2 on a usage or I/O error.";
+
+pub const ENCODE: &str = "\
+Encodes FORM from FILE ('-' or none: standard input) to UTF-8 on OUT
+(default: standard output):
+  utf-32le  4 bytes, little-endian, per code point (the default)
+  utf-32be  the same, big-endian
+  utf-16le  2 bytes, little-endian, per UTF-16 code unit; a surrogate pair
+            (high D800..DBFF, then low DC00..DFFF) is one character
+  utf-16be  the same, big-endian
+  latin1    ISO-8859-1, 1 byte per character: every input is valid, and the
+            policy has nothing to act on
+A byte order mark is encoded like any other character. Memory use is
+constant: the input is read 64 KiB at a time, a pair or unit cut by the end
+of a read being completed by the next.
+
+Policies for units that are not Unicode scalar values (in UTF-32,
+surrogates D800..DFFF and values above 10FFFF; in UTF-16, a surrogate
+without its other half):
+  strict   stop at the first one (the default): prints
+           'u8x: FILE: unit K (byte offset N): DESCRIPTION (value 0xXXXXXXXX)'
+           and exits with 1 (from UTF-16, K counts 2-byte units, N is 2K,
+           and the message ends 'unpaired surrogate (value 0xXXXX)'). The
+           UTF-8 before it has been written to standard output, but a file
+           OUT is left unchanged
+  replace  write U+FFFD instead (one per unit)
+  escape   U+DC80..U+DCFF become the byte they escape (the inverse of
+           'decode --policy escape'); any other invalid unit stops as strict
+
+An input whose length is not a multiple of the unit (4 bytes for UTF-32, 2
+for UTF-16) is not in that form: the complete units are encoded (to standard
+output; a file OUT is left unchanged), then u8x reports the length and exits
+with 1. A high surrogate just before the odd last byte is unpaired.";
+
+pub const ENCODE_AFTER: &str = "\
+Exit status: 0 on success, 1 on an invalid unit or a bad input length, 2 on a
+usage or I/O error.";
+
+pub const CONVERT: &str = "\
+Converts FILE ('-' or none: standard input) from the --from form to the --to
+form on OUT (default: standard output), streaming in constant memory. The
+forms are utf-8, utf-32le, utf-32be, utf-16le, utf-16be and latin1.
+
+From utf-8 this is 'u8x decode --to', to utf-8 'u8x encode --from', and
+utf-8 to utf-8 is 'u8x fix' with its exit statuses (strict: 'u8x decode'
+without the decoding). Between two other forms the text goes through UTF-8:
+the --policy applies to the input as 'encode' applies it (strict, replace,
+escape), then, for latin1 output, to characters above U+00FF as 'decode'
+does (strict stops, replace writes '?'). escape carries U+DC80..U+DCFF
+through unchanged (UTF-16 and UTF-32 keep them as lone surrogates).
+
+Errors name a line and column where the input is UTF-8, and a unit index
+otherwise, with the same messages as 'decode' and 'encode'.";
+
+pub const CONVERT_AFTER: &str = "\
+Exit status: 0 on success, 1 if the input was not in the --from form or a
+character had no place in the --to form and the policy stopped, 2 on a usage
+or I/O error.";

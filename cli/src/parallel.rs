@@ -1,0 +1,151 @@
+//! `-j N`: a regular file processed on N threads, with the same output as
+//! one thread.
+//!
+//! The file is cut into blocks of about [`block_size`] bytes. Each cut is
+//! moved to the next character boundary (`u8x::next_boundary`), which needs
+//! only the 3 bytes before the nominal cut and the 4 after it, so each worker
+//! finds both cuts of its block from its own reads, and neighbours agree
+//! without talking to each other. A worker reads its block with `pread`
+//! (the reads run in parallel too, which is most of the time of a check),
+//! plus 4 bytes past the end cut so that an error just before the cut is
+//! classified as in the whole file. Results are handed back in file order;
+//! at most `2 N` blocks are in flight, so memory does not grow with the file.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io;
+use std::ops::ControlFlow;
+use std::os::unix::fs::FileExt;
+use std::sync::mpsc;
+use std::sync::Mutex;
+
+/// Bytes per block. `U8X_BLOCK_SIZE` (a test hook) makes blocks small
+/// enough that tests put cuts everywhere.
+pub fn block_size() -> u64 {
+    std::env::var("U8X_BLOCK_SIZE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or(2 << 20)
+}
+
+/// One block, as a worker sees it.
+pub struct Block<'a> {
+    /// The block's bytes, then up to 4 bytes of the next one.
+    pub data: &'a [u8],
+    /// Where the block ends in `data`.
+    pub limit: usize,
+    /// Whether the file goes on after `data`.
+    pub more: bool,
+    /// File offset of `data[0]`.
+    pub offset: u64,
+}
+
+/// Bytes read past a nominal cut to find the boundary, and past the block's
+/// end cut to classify an error before it.
+const BEHIND: u64 = 3;
+const AHEAD: u64 = 4;
+
+/// The character boundary at or after `nominal` (0 < `nominal` < `size`).
+fn cut(file: &File, nominal: u64, size: u64) -> io::Result<u64> {
+    let start = nominal - BEHIND.min(nominal);
+    let end = (nominal + AHEAD).min(size);
+    let mut window = [0u8; (BEHIND + AHEAD) as usize];
+    let window = &mut window[..(end - start) as usize];
+    file.read_exact_at(window, start)?;
+    let at = u8x::next_boundary(window, (nominal - start) as usize).expect("cut inside window");
+    Ok(start + at as u64)
+}
+
+/// Reads block `index` and runs `work` on it.
+fn read_block<T>(
+    file: &File,
+    size: u64,
+    block: u64,
+    index: u64,
+    buf: &mut Vec<u8>,
+    work: &(impl Fn(Block) -> T + Sync),
+) -> io::Result<T> {
+    let nominal_start = index * block;
+    let nominal_end = (nominal_start + block).min(size);
+    let start = if index == 0 {
+        0
+    } else {
+        cut(file, nominal_start, size)?
+    };
+    let end = if nominal_end == size {
+        size
+    } else {
+        cut(file, nominal_end, size)?
+    };
+    let read_end = (end + AHEAD).min(size);
+    buf.resize((read_end - start) as usize, 0);
+    file.read_exact_at(buf, start)?;
+    Ok(work(Block {
+        data: buf,
+        limit: (end - start) as usize,
+        more: read_end < size,
+        offset: start,
+    }))
+}
+
+/// Runs `work` on every block of `file` (its first `size` bytes) on `jobs`
+/// threads, and `consume` on the results in file order until it breaks.
+/// A read error ends the run.
+pub fn run<T: Send>(
+    file: &File,
+    size: u64,
+    jobs: usize,
+    work: impl Fn(Block) -> T + Sync,
+    mut consume: impl FnMut(T) -> ControlFlow<()>,
+) -> io::Result<()> {
+    let block = block_size();
+    let blocks = size.div_ceil(block);
+    let (task_tx, task_rx) = mpsc::channel::<u64>();
+    let task_rx = Mutex::new(task_rx);
+    let (done_tx, done_rx) = mpsc::channel::<(u64, io::Result<T>)>();
+    std::thread::scope(|scope| {
+        // Owned here, so that leaving early closes the channel and lets
+        // idle workers end before the scope joins them.
+        let task_tx = task_tx;
+        for _ in 0..jobs.min(blocks as usize) {
+            let (task_rx, done_tx, work) = (&task_rx, done_tx.clone(), &work);
+            scope.spawn(move || {
+                let mut buf = Vec::new();
+                loop {
+                    // The lock is held only to take a task.
+                    let next = task_rx.lock().expect("no worker panics").recv();
+                    let Ok(index) = next else { break };
+                    let result = read_block(file, size, block, index, &mut buf, work);
+                    if done_tx.send((index, result)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(done_tx);
+        let window = 2 * jobs as u64;
+        let mut sent = 0;
+        while sent < blocks.min(window) {
+            task_tx.send(sent).expect("workers wait for tasks");
+            sent += 1;
+        }
+        let mut pending = BTreeMap::new();
+        let mut next = 0;
+        while next < blocks {
+            let (index, result) = done_rx.recv().expect("a worker answers every task");
+            pending.insert(index, result);
+            while let Some(result) = pending.remove(&next) {
+                next += 1;
+                if consume(result?).is_break() {
+                    return Ok(());
+                }
+                if sent < blocks {
+                    task_tx.send(sent).expect("workers wait for tasks");
+                    sent += 1;
+                }
+            }
+        }
+        Ok(())
+    })
+}
