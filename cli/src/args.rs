@@ -46,8 +46,14 @@ pub enum Command {
         /// The shell to complete for
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff) on standard output
-    Man,
+    /// Print the man page of u8x or of one command (roff), or write them all
+    Man {
+        /// The command whose page to print (u8x-COMMAND(1)); none: u8x(1)
+        command: Option<String>,
+        /// Write u8x.1 and a u8x-COMMAND.1 per command into DIR instead
+        #[arg(long, value_name = "DIR", conflicts_with = "command")]
+        dir: Option<std::path::PathBuf>,
+    },
 }
 
 /// Options every command that reads inputs shares.

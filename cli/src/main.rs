@@ -126,13 +126,31 @@ fn run(cli: Cli) -> u8 {
             clap_complete::generate(shell, &mut command(), "u8x", &mut out);
             print(&out)
         }
-        args::Command::Man => {
-            let mut out = Vec::new();
-            match clap_mangen::Man::new(command()).render(&mut out) {
-                Ok(()) => print(&out),
-                Err(e) => output_failure(e, stream::STDOUT_NAME, true),
-            }
-        }
+        args::Command::Man { command: name, dir } => man_pages(name.as_deref(), dir),
+    }
+}
+
+/// `u8x man`: one page on standard output, or every page into a directory.
+fn man_pages(name: Option<&str>, dir: Option<std::path::PathBuf>) -> u8 {
+    let mut cmd = command().disable_help_subcommand(true);
+    cmd.build();
+    if let Some(dir) = dir {
+        return match clap_mangen::generate_to(cmd, &dir) {
+            Ok(()) => OK,
+            Err(e) => output_failure(e, &dir.display().to_string(), false),
+        };
+    }
+    let page = match name {
+        None => cmd,
+        Some(name) => match cmd.find_subcommand(name) {
+            Some(sub) => sub.clone(),
+            None => return usage_error("man", &format!("no command '{name}'")),
+        },
+    };
+    let mut out = Vec::new();
+    match clap_mangen::Man::new(page).render(&mut out) {
+        Ok(()) => print(&out),
+        Err(e) => output_failure(e, stream::STDOUT_NAME, true),
     }
 }
 
