@@ -26,6 +26,11 @@ INCLUDEDIR ?= $(PREFIX)/include
 BINDIR ?= $(EXEC_PREFIX)/bin
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 CMAKEDIR ?= $(LIBDIR)/cmake/u8x
+DATAROOTDIR ?= $(PREFIX)/share
+MANDIR ?= $(DATAROOTDIR)/man
+BASHCOMPDIR ?= $(DATAROOTDIR)/bash-completion/completions
+ZSHCOMPDIR ?= $(DATAROOTDIR)/zsh/site-functions
+FISHCOMPDIR ?= $(DATAROOTDIR)/fish/vendor_completions.d
 DESTDIR ?=
 INSTALL ?= install
 
@@ -53,11 +58,12 @@ OUT := $(TARGET_DIR)/$(if $(TARGET),$(TARGET)/)capi
 STAGE := $(OUT)/stage
 SOURCES := Makefile Cargo.toml Cargo.lock build.rs $(shell find src cli/src -name '*.rs')
 
-.PHONY: all lib cli install uninstall check-install clean-stage
-all: lib cli $(STAGE)/lib/pkgconfig/u8x.pc $(STAGE)/lib/cmake/u8x/u8xConfig.cmake \
+.PHONY: all lib cli docs install uninstall check-install clean-stage
+all: lib cli docs $(STAGE)/lib/pkgconfig/u8x.pc $(STAGE)/lib/cmake/u8x/u8xConfig.cmake \
 	$(STAGE)/lib/cmake/u8x/u8xConfigVersion.cmake $(STAGE)/include/u8x.h
 lib: $(STAGE)/lib/$(REALNAME) $(STAGE)/lib/libu8x.a
 cli: $(STAGE)/bin/u8x
+docs: $(STAGE)/share/man/man1/u8x.1
 
 # One rustc run emits both libraries. `capi` adds the panic handler the
 # no_std libraries need; the SONAME is set here, next to the file names.
@@ -91,6 +97,18 @@ $(STAGE)/bin/u8x: $(SOURCES) cli/Cargo.toml
 	@mkdir -p $(@D)
 	cp $(OUT)/u8x $@
 
+# The man pages (u8x.1, one u8x-COMMAND.1 per command) and the shell
+# completions are generated from the command's argument definitions by the
+# command itself (a cross-built one runs under binfmt/qemu).
+COMPLETIONS := $(STAGE)/share/completions
+$(STAGE)/share/man/man1/u8x.1: $(STAGE)/bin/u8x
+	rm -rf $(@D) $(COMPLETIONS)
+	mkdir -p $(@D) $(COMPLETIONS)
+	$< man --dir $(@D)
+	$< completions bash > $(COMPLETIONS)/u8x
+	$< completions zsh > $(COMPLETIONS)/_u8x
+	$< completions fish > $(COMPLETIONS)/u8x.fish
+
 $(STAGE)/include/u8x.h: include/u8x.h
 	@mkdir -p $(@D)
 	cp $< $@
@@ -123,6 +141,12 @@ install: all
 	$(INSTALL) -m 644 $(STAGE)/lib/libu8x.a $(DESTDIR)$(LIBDIR)/libu8x.a
 	$(INSTALL) -m 644 include/u8x.h $(DESTDIR)$(INCLUDEDIR)/u8x.h
 	$(INSTALL) -m 755 $(STAGE)/bin/u8x $(DESTDIR)$(BINDIR)/u8x
+	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
+		$(DESTDIR)$(FISHCOMPDIR)
+	$(INSTALL) -m 644 $(STAGE)/share/man/man1/*.1 $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL) -m 644 $(COMPLETIONS)/u8x $(DESTDIR)$(BASHCOMPDIR)/u8x
+	$(INSTALL) -m 644 $(COMPLETIONS)/_u8x $(DESTDIR)$(ZSHCOMPDIR)/_u8x
+	$(INSTALL) -m 644 $(COMPLETIONS)/u8x.fish $(DESTDIR)$(FISHCOMPDIR)/u8x.fish
 	$(call subst_dirs,pkg/u8x.pc.in,$(PREFIX),$(LIBDIR),$(INCLUDEDIR),$(CMAKEDIR)) > $(DESTDIR)$(PKGCONFIGDIR)/u8x.pc
 	$(call subst_dirs,pkg/u8xConfig.cmake.in,$(PREFIX),$(LIBDIR),$(INCLUDEDIR),$(CMAKEDIR)) > $(DESTDIR)$(CMAKEDIR)/u8xConfig.cmake
 	$(call subst_dirs,pkg/u8xConfigVersion.cmake.in,$(PREFIX),$(LIBDIR),$(INCLUDEDIR),$(CMAKEDIR)) > $(DESTDIR)$(CMAKEDIR)/u8xConfigVersion.cmake
@@ -132,7 +156,9 @@ uninstall:
 		$(DESTDIR)$(LIBDIR)/libu8x.so $(DESTDIR)$(LIBDIR)/libu8x.a \
 		$(DESTDIR)$(INCLUDEDIR)/u8x.h $(DESTDIR)$(BINDIR)/u8x \
 		$(DESTDIR)$(PKGCONFIGDIR)/u8x.pc $(DESTDIR)$(CMAKEDIR)/u8xConfig.cmake \
-		$(DESTDIR)$(CMAKEDIR)/u8xConfigVersion.cmake
+		$(DESTDIR)$(CMAKEDIR)/u8xConfigVersion.cmake \
+		$(DESTDIR)$(MANDIR)/man1/u8x.1 $(DESTDIR)$(MANDIR)/man1/u8x-*.1 \
+		$(DESTDIR)$(BASHCOMPDIR)/u8x $(DESTDIR)$(ZSHCOMPDIR)/_u8x $(DESTDIR)$(FISHCOMPDIR)/u8x.fish
 	-rmdir $(DESTDIR)$(CMAKEDIR)
 
 check-install: all

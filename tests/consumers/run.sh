@@ -68,7 +68,10 @@ check_layout() {
     local f
     for f in "$libdir/libu8x.a" "$libdir/libu8x.so" "$prefix/include/u8x.h" "$prefix/bin/u8x" \
         "$libdir/pkgconfig/u8x.pc" "$libdir/cmake/u8x/u8xConfig.cmake" \
-        "$libdir/cmake/u8x/u8xConfigVersion.cmake"; do
+        "$libdir/cmake/u8x/u8xConfigVersion.cmake" "$prefix/share/man/man1/u8x.1" \
+        "$prefix/share/man/man1/u8x-check.1" "$prefix/share/bash-completion/completions/u8x" \
+        "$prefix/share/zsh/site-functions/_u8x" \
+        "$prefix/share/fish/vendor_completions.d/u8x.fish"; do
         [[ -e $destdir$f ]] || { echo "missing $f"; return 1; }
     done
     local real soname
@@ -192,6 +195,23 @@ check_cli() {
     fi
 }
 run "installed u8x command" check_cli
+
+# The installed man page is found by man(1) through MANPATH, and the bash
+# completion loads and completes the command's options.
+check_docs() {
+    local share=$destdir$prefix/share out
+    out=$(bash -c 'source "$1" && complete -p u8x && COMP_WORDS=(u8x check --j) COMP_CWORD=2 \
+        COMP_LINE="u8x check --j" COMP_POINT=13 && _u8x u8x --j check && echo "${COMPREPLY[@]}"' \
+        _ "$share/bash-completion/completions/u8x") || return 1
+    echo "$out"
+    [[ $out == *--jobs* && $out == *--json* ]] || return 1
+    if have man; then
+        # (Bold is overstruck: "x\bx"; the sed removes it.)
+        out=$(MANPATH=$share/man man -Tutf8 u8x-check 2>&1 | sed 's/.\x08//g') || return 1
+        [[ $out == *--jobs* ]] || { echo "$out" | head; return 1; }
+    fi
+}
+run "installed man pages and bash completion" check_docs
 
 if python3 -c 'import pytest' >/dev/null 2>&1 && [[ -d $root/bindings/python ]]; then
     check_python() {
