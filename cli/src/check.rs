@@ -229,7 +229,13 @@ fn check_one(
         Source::Stdin => {
             let input = io::stdin().lock();
             let place = Place::Tracked(Position::default());
-            check_stream(input, settings, place, &mut reporter, &Progress::none())
+            check_stream(
+                Chunks::new(input),
+                settings,
+                place,
+                &mut reporter,
+                &Progress::none(),
+            )
         }
         Source::File(path) => match File::open(path).and_then(|f| f.metadata().map(|m| (f, m))) {
             Err(e) => Err(Failure::Input(e)),
@@ -242,7 +248,15 @@ fn check_one(
                     false => Place::Unknown,
                 };
                 match settings.threads(size) {
-                    1 => check_stream(&file, settings, place, &mut reporter, &progress),
+                    // (A thread reading ahead, as the conversions have, made
+                    // this slower: validation is faster than the hand-over.)
+                    1 => check_stream(
+                        Chunks::new(&file),
+                        settings,
+                        place,
+                        &mut reporter,
+                        &progress,
+                    ),
                     n => check_parallel(&file, size, n, settings, place, &mut reporter, &progress),
                 }
             }
@@ -250,7 +264,8 @@ fn check_one(
             // its read error.
             Ok((file, _)) => {
                 let place = Place::Tracked(Position::default());
-                check_stream(&file, settings, place, &mut reporter, &Progress::none())
+                let chunks = Chunks::new(&file);
+                check_stream(chunks, settings, place, &mut reporter, &Progress::none())
             }
         },
     };
@@ -372,13 +387,12 @@ impl<F: FnMut(Report) -> Result<(), Failure>> Visitor for Finder<'_, F> {
 
 /// Checks an input read as a stream, 64 KiB at a time; true if valid.
 fn check_stream(
-    input: impl Read,
+    mut chunks: Chunks<impl Read>,
     settings: &Settings,
     place: Place,
     reporter: &mut Reporter<impl Write>,
     progress: &Progress,
 ) -> Result<bool, Failure> {
-    let mut chunks = Chunks::new(input);
     let mut finder = Finder {
         place,
         base: 0,

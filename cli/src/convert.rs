@@ -47,12 +47,11 @@ impl<W: Write> Visitor for Fixer<'_, W> {
 /// Copies `input` to `out`, rewriting each ill-formed sequence under `policy`.
 /// Returns the number of ill-formed sequences (maximal subparts) rewritten.
 pub fn fix(
-    input: impl Read,
+    mut chunks: Chunks<impl Read>,
     out: &mut impl Write,
     policy: FixPolicy,
     progress: &Progress,
 ) -> Result<u64, Failure> {
-    let mut chunks = Chunks::new(input);
     let mut fixer = Fixer {
         out,
         policy,
@@ -258,76 +257,104 @@ pub enum Decoded {
 }
 
 /// Decodes UTF-8 from `input` to the form `to` on `out`.
-pub fn decode(
-    input: impl Read,
-    out: &mut impl Write,
+pub fn decode<W: Write>(
+    input: Chunks<impl Read>,
+    out: &mut W,
     to: DecodeTo,
     progress: &Progress,
+) -> Result<Decoded, Failure> {
+    decode_counting(input, out, to, progress, false)
+}
+
+/// The bytes of `units` in memory order: no copy between the library's
+/// output and the write.
+fn bytes_of<T: Copy>(units: &[T]) -> &[u8] {
+    // SAFETY: `T` is u16 or u32 here (plain integers: no padding, every byte
+    // initialised); u8 has no alignment requirement and any value is valid;
+    // the slice covers exactly the `size_of_val(units)` bytes of `units` and
+    // borrows them for as long as `units` is borrowed.
+    unsafe { std::slice::from_raw_parts(units.as_ptr().cast::<u8>(), size_of_val(units)) }
+}
+
+/// [`decode`]; with `count_units`, a strict stop also says how many
+/// characters and UTF-16 units came before it.
+fn decode_counting<W: Write>(
+    input: Chunks<impl Read>,
+    out: &mut W,
+    to: DecodeTo,
+    progress: &Progress,
+    count_units: bool,
 ) -> Result<Decoded, Failure> {
     // Room for everything a chunk decodes to: one code point per byte at
     // most, so one UTF-32 or Latin-1 unit, and for UTF-16 one unit per byte
     // too (a pair comes from four bytes).
-    let track = to.strict();
+    let track = match (to.strict(), count_units) {
+        (false, _) => Track::Nothing,
+        (true, false) => Track::Position,
+        (true, true) => Track::PositionAndUnits,
+    };
     match to {
         DecodeTo::Utf32(form, policy) => {
             let mut units = vec![0u32; CHUNK];
-            decode_with(input, out, track, progress, |src, more, bytes| {
+            decode_with(input, out, track, progress, |src, more, out| {
                 let p = u8x::decode_ucs4(src, &mut units, policy, more);
-                let units = &units[..p.written];
-                if form.big32() {
-                    bytes.extend(units.iter().flat_map(|u| u.to_be_bytes()));
-                } else {
-                    bytes.extend(units.iter().flat_map(|u| u.to_le_bytes()));
+                let units = &mut units[..p.written];
+                for u in units.iter_mut() {
+                    *u = if form.big32() { u.to_be() } else { u.to_le() };
                 }
-                p
+                out.write_all(bytes_of(units)).map(|()| p)
             })
         }
         DecodeTo::Utf16(form, policy) => {
             let mut units = vec![0u16; CHUNK];
-            decode_with(input, out, track, progress, |src, more, bytes| {
+            decode_with(input, out, track, progress, |src, more, out| {
                 let p = u8x::decode_utf16(src, &mut units, policy, form.order(), more);
                 // The units are stored in the form's byte order: their bytes
                 // in memory are the bytes of the form.
-                bytes.extend(units[..p.written].iter().flat_map(|u| u.to_ne_bytes()));
-                p
+                out.write_all(bytes_of(&units[..p.written])).map(|()| p)
             })
         }
-        DecodeTo::Latin1(policy) => decode_with(input, out, track, progress, |src, more, bytes| {
-            bytes.resize(src.len(), 0);
-            let p = u8x::decode_latin1(src, bytes, policy, more);
-            bytes.truncate(p.written);
-            p
-        }),
+        DecodeTo::Latin1(policy) => {
+            let mut bytes = vec![0u8; CHUNK];
+            decode_with(input, out, track, progress, |src, more, out| {
+                let p = u8x::decode_latin1(src, &mut bytes, policy, more);
+                out.write_all(&bytes[..p.written]).map(|()| p)
+            })
+        }
     }
 }
 
 /// Copies UTF-8 from `input` to `out` up to its first ill-formed sequence:
 /// `convert --from utf-8 --to utf-8 --policy strict`.
-pub fn copy(
-    input: impl Read,
-    out: &mut impl Write,
+pub fn copy<W: Write>(
+    input: Chunks<impl Read>,
+    out: &mut W,
     progress: &Progress,
 ) -> Result<Decoded, Failure> {
-    decode_with(input, out, true, progress, |src, more, bytes| {
+    decode_with(input, out, Track::Position, progress, |src, more, out| {
         let p = u8x::validate_chunk(src, more);
-        bytes.extend_from_slice(&src[..p.read]);
-        p
+        out.write_all(&src[..p.read]).map(|()| p)
     })
 }
 
-/// Runs `step` over the input a chunk at a time. `step(src, more, bytes)`
-/// decodes a prefix of `src` and appends the output to `bytes` (empty on
-/// entry), returning the library's progress. With `track`, the position of
-/// the text decoded so far is kept for an error report.
-fn decode_with(
-    input: impl Read,
-    out: &mut impl Write,
-    track: bool,
+/// What a decode keeps count of for an error report.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Track {
+    Nothing,
+    Position,
+    PositionAndUnits,
+}
+
+/// Runs `step` over the input a chunk at a time. `step(src, more, out)`
+/// decodes a prefix of `src`, writes its output to `out` and returns the
+/// library's progress.
+fn decode_with<W: Write>(
+    mut chunks: Chunks<impl Read>,
+    out: &mut W,
+    track: Track,
     progress: &Progress,
-    mut step: impl FnMut(&[u8], bool, &mut Vec<u8>) -> u8x::Progress,
+    mut step: impl FnMut(&[u8], bool, &mut W) -> std::io::Result<u8x::Progress>,
 ) -> Result<Decoded, Failure> {
-    let mut chunks = Chunks::new(input);
-    let mut bytes = Vec::with_capacity(4 * CHUNK);
     let mut stop = Stop {
         offset: 0,
         at: Position::default(),
@@ -338,13 +365,13 @@ fn decode_with(
         let data = chunk.data;
         let mut pos = 0;
         loop {
-            bytes.clear();
-            let p = step(&data[pos..], chunk.more, &mut bytes);
-            out.write_all(&bytes).map_err(Failure::Output)?;
-            if track {
-                // Strict: what was read is well-formed.
-                let valid = &data[pos..pos + p.read];
+            let p = step(&data[pos..], chunk.more, out).map_err(Failure::Output)?;
+            // Tracked only under the strict policy: what was read is valid.
+            let valid = &data[pos..pos + p.read];
+            if track != Track::Nothing {
                 stop.at.advance(valid);
+            }
+            if track == Track::PositionAndUnits {
                 stop.chars += u8x::count_valid(valid) as u64;
                 stop.units16 += u8x::utf16_len_valid(valid) as u64;
             }
@@ -431,10 +458,10 @@ struct Encoder<R> {
 }
 
 impl<R: Read> Encoder<R> {
-    fn new(input: R, from: EncodeFrom) -> Self {
+    fn new(chunks: Chunks<R>, from: EncodeFrom) -> Self {
         Encoder {
             from,
-            chunks: Chunks::new(input),
+            chunks,
             bytes: vec![0u8; 2 * CHUNK],
             units32: Vec::new(),
             units16: Vec::new(),
@@ -524,7 +551,7 @@ impl<R: Read> Encoder<R> {
 
 /// Encodes the form `from` on `input` to UTF-8 on `out`.
 pub fn encode(
-    input: impl Read,
+    input: Chunks<impl Read>,
     out: &mut impl Write,
     from: EncodeFrom,
     progress: &Progress,
@@ -582,7 +609,7 @@ pub enum Transcoded {
 /// Converts the form of `from` to the form of `to` through UTF-8, a chunk
 /// at a time.
 pub fn transcode(
-    input: impl Read,
+    input: Chunks<impl Read>,
     out: &mut impl Write,
     from: EncodeFrom,
     to: DecodeTo,
@@ -594,7 +621,7 @@ pub fn transcode(
         pending: Vec::new(),
         taken: 0,
     };
-    let decoded = decode(&mut reader, out, to, &Progress::none())?;
+    let decoded = decode_counting(Chunks::new(&mut reader), out, to, &Progress::none(), true)?;
     if decoded != Decoded::Done {
         return Ok(Transcoded::Decoded(decoded));
     }
@@ -608,7 +635,7 @@ mod tests {
 
     fn fixed(input: &[u8], policy: FixPolicy) -> (String, u64) {
         let mut out = Vec::new();
-        let n = fix(input, &mut out, policy, &Progress::none()).unwrap();
+        let n = fix(Chunks::new(input), &mut out, policy, &Progress::none()).unwrap();
         (String::from_utf8(out).unwrap(), n)
     }
 
@@ -639,7 +666,7 @@ mod tests {
         let mut utf32 = Vec::new();
         assert!(matches!(
             decode(
-                &input[..],
+                Chunks::new(&input[..]),
                 &mut utf32,
                 DecodeTo::Utf32(Form::Utf32Le, Policy::Escape),
                 &Progress::none()
@@ -650,7 +677,7 @@ mod tests {
         let mut back = Vec::new();
         assert!(matches!(
             encode(
-                &utf32[..],
+                Chunks::new(&utf32[..]),
                 &mut back,
                 EncodeFrom::Utf32(Form::Utf32Le, EncodePolicy::Escape),
                 &Progress::none()
@@ -668,13 +695,13 @@ mod tests {
             let mut utf16 = Vec::new();
             let to = DecodeTo::Utf16(form, Policy::Escape);
             assert_eq!(
-                decode(&input[..], &mut utf16, to, &Progress::none()).unwrap(),
+                decode(Chunks::new(&input[..]), &mut utf16, to, &Progress::none()).unwrap(),
                 Decoded::Done
             );
             let from = EncodeFrom::Utf16(form, EncodePolicy::Escape);
             let mut back = Vec::new();
             assert_eq!(
-                encode(&utf16[..], &mut back, from, &Progress::none()).unwrap(),
+                encode(Chunks::new(&utf16[..]), &mut back, from, &Progress::none()).unwrap(),
                 Encoded::Done
             );
             assert_eq!(back, input, "{form:?}");
@@ -689,7 +716,7 @@ mod tests {
         let mut out = Vec::new();
         let from = EncodeFrom::Utf16(Form::Utf16Le, EncodePolicy::Strict);
         assert_eq!(
-            encode(&le[..], &mut out, from, &Progress::none()).unwrap(),
+            encode(Chunks::new(&le[..]), &mut out, from, &Progress::none()).unwrap(),
             Encoded::Done
         );
         assert_eq!(&out[out.len() - 5..], "a😀".as_bytes());
@@ -697,7 +724,13 @@ mod tests {
         let n = le.len();
         le[n - 2..].copy_from_slice(b"b\0");
         assert_eq!(
-            encode(&le[..], &mut Vec::new(), from, &Progress::none()).unwrap(),
+            encode(
+                Chunks::new(&le[..]),
+                &mut Vec::new(),
+                from,
+                &Progress::none()
+            )
+            .unwrap(),
             Encoded::Invalid {
                 form: Form::Utf16Le,
                 index: CHUNK as u64 / 2 - 1,
@@ -709,7 +742,13 @@ mod tests {
         le[n - 4..n - 2].copy_from_slice(b"c\0");
         le.push(0);
         assert_eq!(
-            encode(&le[..], &mut Vec::new(), from, &Progress::none()).unwrap(),
+            encode(
+                Chunks::new(&le[..]),
+                &mut Vec::new(),
+                from,
+                &Progress::none()
+            )
+            .unwrap(),
             Encoded::BadLength {
                 form: Form::Utf16Le,
                 len: le.len() as u64,
@@ -723,13 +762,20 @@ mod tests {
         let mut out = Vec::new();
         let strict = DecodeTo::Latin1(Latin1Policy::Strict);
         assert_eq!(
-            decode(text.as_bytes(), &mut out, strict, &Progress::none()).unwrap(),
+            decode(
+                Chunks::new(text.as_bytes()),
+                &mut out,
+                strict,
+                &Progress::none()
+            )
+            .unwrap(),
             Decoded::Unrepresentable {
                 stop: Stop {
                     offset: 8,
                     at: Position { line: 0, column: 6 },
-                    chars: 6,
-                    units16: 6,
+                    // Counted only for `convert` between two other forms.
+                    chars: 0,
+                    units16: 0,
                 },
                 character: Some('\u{100}'),
             }
@@ -739,13 +785,25 @@ mod tests {
         let replace = DecodeTo::Latin1(Latin1Policy::Replace(b'?'));
         let input = [text.as_bytes(), b"\xE2\x82!"].concat();
         assert_eq!(
-            decode(&input[..], &mut out, replace, &Progress::none()).unwrap(),
+            decode(
+                Chunks::new(&input[..]),
+                &mut out,
+                replace,
+                &Progress::none()
+            )
+            .unwrap(),
             Decoded::Done
         );
         assert_eq!(out, b"caf\xE9 \xFF???!");
         let mut back = Vec::new();
         assert_eq!(
-            encode(&out[..], &mut back, EncodeFrom::Latin1, &Progress::none()).unwrap(),
+            encode(
+                Chunks::new(&out[..]),
+                &mut back,
+                EncodeFrom::Latin1,
+                &Progress::none()
+            )
+            .unwrap(),
             Encoded::Done
         );
         assert_eq!(back, "caf\u{E9} \u{FF}???!".as_bytes());

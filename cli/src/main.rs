@@ -24,7 +24,7 @@ use args::{Cli, ConvertArgs, FixPolicyArg, InOut, PolicyArg};
 use convert::{DecodeTo, Decoded, EncodeFrom, Encoded, FixPolicy, Form, Transcoded};
 use output::{same_file, Sink};
 use progress::Progress;
-use stream::{describe_io, Source};
+use stream::{describe_io, Chunks, Source};
 
 /// Files of this size or more get one thread per core unless `-j` says.
 pub const PARALLEL_MIN: u64 = 64 << 20;
@@ -316,20 +316,27 @@ fn convert_command(io_args: &InOut, quiet: bool, conversion: Conversion) -> u8 {
                 Some((file, size)) if threads > 1 => {
                     convert::fix_parallel(file, *size, threads, out, policy, &progress)
                 }
-                _ => convert::fix(reader, out, policy, &progress),
+                _ => convert::fix(Chunks::prefetched(reader), out, policy, &progress),
             }
             .map(Outcome::Fixed)
         }
-        Conversion::Copy => convert::copy(reader, out, &progress).map(Outcome::Decoded),
-        Conversion::Decode(to) => convert::decode(reader, out, to, &progress).map(Outcome::Decoded),
-        Conversion::Encode(from) => {
-            convert::encode(reader, out, from, &progress).map(Outcome::Encoded)
+        Conversion::Copy => {
+            convert::copy(Chunks::prefetched(reader), out, &progress).map(Outcome::Decoded)
         }
-        Conversion::Transcode(from, to) => convert::transcode(reader, out, from, to, &progress)
-            .map(|t| match t {
-                Transcoded::Encoded(e) => Outcome::Encoded(e),
-                Transcoded::Decoded(d) => Outcome::Transcoded(from.form(), d),
-            }),
+        Conversion::Decode(to) => {
+            convert::decode(Chunks::prefetched(reader), out, to, &progress).map(Outcome::Decoded)
+        }
+        Conversion::Encode(from) => {
+            convert::encode(Chunks::prefetched(reader), out, from, &progress).map(Outcome::Encoded)
+        }
+        Conversion::Transcode(from, to) => {
+            convert::transcode(Chunks::prefetched(reader), out, from, to, &progress).map(
+                |t| match t {
+                    Transcoded::Encoded(e) => Outcome::Encoded(e),
+                    Transcoded::Decoded(d) => Outcome::Transcoded(from.form(), d),
+                },
+            )
+        }
     };
     drop(progress);
     let (out_name, is_stdout) = (sink.name.clone(), sink.is_stdout);

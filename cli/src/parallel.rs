@@ -26,7 +26,7 @@ pub fn block_size() -> u64 {
         .ok()
         .and_then(|v| v.parse().ok())
         .filter(|&n| n > 0)
-        .unwrap_or(2 << 20)
+        .unwrap_or(4 << 20)
 }
 
 /// One block, as a worker sees it.
