@@ -142,6 +142,7 @@ row "u8x check (invalid at 90%)" "$BAD" "$U8X" check "$BAD"
 row "isutf8 (invalid at 90%)" "$BAD" isutf8 "$BAD"
 row "u8x fix" "$FILE" "$U8X" fix "$FILE"
 row "u8x fix -j 2" "$FILE" "$U8X" fix -j 2 "$FILE"
+row "u8x fix -j 1" "$FILE" "$U8X" fix -j 1 "$FILE"
 row "u8x fix (1 error/MiB)" "$FIXME" "$U8X" fix "$FIXME"
 row "u8x decode --to utf-16le" "$FILE" "$U8X" decode --to utf-16le "$FILE"
 row "u8x decode --to utf-16le --policy replace" "$FILE" \
