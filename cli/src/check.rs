@@ -10,17 +10,16 @@ use std::fs::File;
 use std::io::{self, Read, Write};
 use std::num::NonZeroUsize;
 use std::ops::ControlFlow;
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 use u8x::{ErrorKind, Utf8Error};
 
 use crate::args::CheckArgs;
-use crate::lines::Position;
+use crate::lines::{Locator, Place, Position};
 use crate::parallel;
 use crate::progress::Progress;
 use crate::scan::{scan, Visitor};
-use crate::stream::{describe_io, Chunks, Source, CHUNK};
+use crate::stream::{describe_io, Chunks, Source};
 use crate::{describe, hex, Failure, PARALLEL_MIN};
 
 /// What is printed for an invalid file.
@@ -278,77 +277,6 @@ fn check_one(
         }
         Err(Failure::Input(e)) => unreadable(&name, &e, out, status),
         Err(other) => Err(other),
-    }
-}
-
-/// Finds the line and column of errors in a regular file by reading it
-/// again from the previous error (or the start) to the next one: a valid
-/// file is read once, and positions cost only when there are errors.
-struct Locator<'f> {
-    file: &'f File,
-    /// Where `at` is: the byte after the last error located.
-    offset: u64,
-    at: Position,
-    buf: Vec<u8>,
-}
-
-impl<'f> Locator<'f> {
-    fn new(file: &'f File) -> Self {
-        Locator {
-            file,
-            offset: 0,
-            at: Position::default(),
-            buf: vec![0; CHUNK],
-        }
-    }
-
-    /// The position of the error at `offset`, `len` bytes long; everything
-    /// between the last error and it is valid UTF-8.
-    fn locate(&mut self, offset: u64, len: usize) -> io::Result<Position> {
-        while self.offset < offset {
-            // Pieces may cut a character: `advance` counts each character
-            // by its first byte, and newlines are single bytes.
-            let n = (offset - self.offset).min(self.buf.len() as u64) as usize;
-            self.file.read_exact_at(&mut self.buf[..n], self.offset)?;
-            self.at.advance(&self.buf[..n]);
-            self.offset += n as u64;
-        }
-        let at = self.at;
-        self.at.skip_bad();
-        self.offset = offset + len as u64;
-        Ok(at)
-    }
-}
-
-/// How the position of an error is known.
-enum Place<'f> {
-    /// Not needed (`-q`, `-l`).
-    Unknown,
-    /// Kept up to date over every valid byte (a stream read once).
-    Tracked(Position),
-    /// Found when an error is (a regular file).
-    Located(Locator<'f>),
-}
-
-impl Place<'_> {
-    fn valid(&mut self, bytes: &[u8]) {
-        if let Place::Tracked(at) = self {
-            at.advance(bytes);
-        }
-    }
-
-    /// The position of an error at `offset`, `len` bytes long, met after
-    /// every byte before it was passed to [`Place::valid`].
-    fn error(&mut self, offset: u64, len: usize) -> Result<Position, Failure> {
-        Ok(match self {
-            Place::Unknown => Position::default(),
-            Place::Tracked(at) => {
-                let here = *at;
-                at.skip_bad();
-                here
-            }
-            Place::Located(locator) => locator.locate(offset, len).map_err(Failure::Input)?,
-        })
     }
 }
 

@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 
 use u8x::{ByteOrder, EncodePolicy, Latin1Policy, Policy, Status, Utf8Error};
 
-use crate::lines::Position;
+use crate::lines::{Locator, Place, Position};
 use crate::parallel;
 use crate::progress::Progress;
 use crate::scan::{scan, Visitor};
@@ -257,13 +257,26 @@ pub enum Decoded {
 }
 
 /// Decodes UTF-8 from `input` to the form `to` on `out`.
+/// `file` is the input when it is a regular file: the line and column of a
+/// strict stop are then found by reading it again, not kept all along.
 pub fn decode<W: Write>(
     input: Chunks<impl Read>,
     out: &mut W,
     to: DecodeTo,
     progress: &Progress,
+    file: Option<&File>,
 ) -> Result<Decoded, Failure> {
-    decode_counting(input, out, to, progress, false)
+    decode_counting(input, out, to, progress, place(to.strict(), file), false)
+}
+
+/// How a decode knows where it stopped: nothing to know unless it can
+/// stop; looked up afterwards in a regular file; kept up to date otherwise.
+fn place(strict: bool, file: Option<&File>) -> Place<'_> {
+    match (strict, file) {
+        (false, _) => Place::Unknown,
+        (true, Some(file)) => Place::Located(Locator::new(file)),
+        (true, None) => Place::Tracked(Position::default()),
+    }
 }
 
 /// The bytes of `units` in memory order: no copy between the library's
@@ -283,15 +296,12 @@ fn decode_counting<W: Write>(
     out: &mut W,
     to: DecodeTo,
     progress: &Progress,
+    place: Place,
     count_units: bool,
 ) -> Result<Decoded, Failure> {
-    // Room for everything a chunk decodes to: one code point per byte at
-    // most, so one UTF-32 or Latin-1 unit, and for UTF-16 one unit per byte
-    // too (a pair comes from four bytes).
-    let track = match (to.strict(), count_units) {
-        (false, _) => Track::Nothing,
-        (true, false) => Track::Position,
-        (true, true) => Track::PositionAndUnits,
+    let track = Track {
+        place,
+        count_units: to.strict() && count_units,
     };
     match to {
         DecodeTo::Utf32(form, policy) => {
@@ -330,19 +340,23 @@ pub fn copy<W: Write>(
     input: Chunks<impl Read>,
     out: &mut W,
     progress: &Progress,
+    file: Option<&File>,
 ) -> Result<Decoded, Failure> {
-    decode_with(input, out, Track::Position, progress, |src, more, out| {
+    let track = Track {
+        place: place(true, file),
+        count_units: false,
+    };
+    decode_with(input, out, track, progress, |src, more, out| {
         let p = u8x::validate_chunk(src, more);
         out.write_all(&src[..p.read]).map(|()| p)
     })
 }
 
 /// What a decode keeps count of for an error report.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Track {
-    Nothing,
-    Position,
-    PositionAndUnits,
+struct Track<'f> {
+    place: Place<'f>,
+    /// Characters and UTF-16 units before the stop (strict only).
+    count_units: bool,
 }
 
 /// Runs `step` over the input a chunk at a time. `step(src, more, out)`
@@ -351,7 +365,7 @@ enum Track {
 fn decode_with<W: Write>(
     mut chunks: Chunks<impl Read>,
     out: &mut W,
-    track: Track,
+    mut track: Track,
     progress: &Progress,
     mut step: impl FnMut(&[u8], bool, &mut W) -> std::io::Result<u8x::Progress>,
 ) -> Result<Decoded, Failure> {
@@ -368,10 +382,8 @@ fn decode_with<W: Write>(
             let p = step(&data[pos..], chunk.more, out).map_err(Failure::Output)?;
             // Tracked only under the strict policy: what was read is valid.
             let valid = &data[pos..pos + p.read];
-            if track != Track::Nothing {
-                stop.at.advance(valid);
-            }
-            if track == Track::PositionAndUnits {
+            track.place.valid(valid);
+            if track.count_units {
                 stop.chars += u8x::count_valid(valid) as u64;
                 stop.units16 += u8x::utf16_len_valid(valid) as u64;
             }
@@ -379,6 +391,7 @@ fn decode_with<W: Write>(
             match p.status {
                 Status::IllFormed(e) => {
                     stop.offset = chunk.offset + pos as u64;
+                    stop.at = track.place.error(stop.offset, e.len as usize)?;
                     if e.kind != u8x::ErrorKind::NotRepresentable {
                         return Ok(Decoded::IllFormed { stop, kind: e.kind });
                     }
@@ -621,7 +634,9 @@ pub fn transcode(
         pending: Vec::new(),
         taken: 0,
     };
-    let decoded = decode_counting(Chunks::new(&mut reader), out, to, &Progress::none(), true)?;
+    let place = place(to.strict(), None);
+    let chunks = Chunks::new(&mut reader);
+    let decoded = decode_counting(chunks, out, to, &Progress::none(), place, true)?;
     if decoded != Decoded::Done {
         return Ok(Transcoded::Decoded(decoded));
     }
@@ -669,7 +684,8 @@ mod tests {
                 Chunks::new(&input[..]),
                 &mut utf32,
                 DecodeTo::Utf32(Form::Utf32Le, Policy::Escape),
-                &Progress::none()
+                &Progress::none(),
+                None
             )
             .unwrap(),
             Decoded::Done
@@ -695,7 +711,14 @@ mod tests {
             let mut utf16 = Vec::new();
             let to = DecodeTo::Utf16(form, Policy::Escape);
             assert_eq!(
-                decode(Chunks::new(&input[..]), &mut utf16, to, &Progress::none()).unwrap(),
+                decode(
+                    Chunks::new(&input[..]),
+                    &mut utf16,
+                    to,
+                    &Progress::none(),
+                    None
+                )
+                .unwrap(),
                 Decoded::Done
             );
             let from = EncodeFrom::Utf16(form, EncodePolicy::Escape);
@@ -766,7 +789,8 @@ mod tests {
                 Chunks::new(text.as_bytes()),
                 &mut out,
                 strict,
-                &Progress::none()
+                &Progress::none(),
+                None
             )
             .unwrap(),
             Decoded::Unrepresentable {
@@ -789,7 +813,8 @@ mod tests {
                 Chunks::new(&input[..]),
                 &mut out,
                 replace,
-                &Progress::none()
+                &Progress::none(),
+                None
             )
             .unwrap(),
             Decoded::Done

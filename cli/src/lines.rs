@@ -5,7 +5,15 @@
 //! each valid byte for that costs five times what validating it does;
 //! instead, each stretch of valid text is passed over with three vector
 //! loops: the newlines counted, the last one found (`memrchr`), and the
-//! characters after it counted by the library (`u8x::count_valid`).
+//! characters after it counted by the library (`u8x::count_valid`). In a
+//! regular file even that is left until an error is found ([`Locator`]).
+
+use std::fs::File;
+use std::io;
+use std::os::unix::fs::FileExt;
+
+use crate::stream::CHUNK;
+use crate::Failure;
 
 /// Line and column of the next character, both counted from 0.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -31,6 +39,77 @@ impl Position {
     /// (the U+FFFD it would be replaced by) and never holds a newline.
     pub fn skip_bad(&mut self) {
         self.column += 1;
+    }
+}
+
+/// Finds the line and column of errors in a regular file by reading it
+/// again from the previous error (or the start) to the next one: a valid
+/// file is read once, and positions cost only when there are errors.
+pub struct Locator<'f> {
+    file: &'f File,
+    /// Where `at` is: the byte after the last error located.
+    offset: u64,
+    at: Position,
+    buf: Vec<u8>,
+}
+
+impl<'f> Locator<'f> {
+    pub fn new(file: &'f File) -> Self {
+        Locator {
+            file,
+            offset: 0,
+            at: Position::default(),
+            buf: vec![0; CHUNK],
+        }
+    }
+
+    /// The position of the error at `offset`, `len` bytes long; everything
+    /// between the last error and it is valid UTF-8.
+    fn locate(&mut self, offset: u64, len: usize) -> io::Result<Position> {
+        while self.offset < offset {
+            // Pieces may cut a character: `advance` counts each character
+            // by its first byte, and newlines are single bytes.
+            let n = (offset - self.offset).min(self.buf.len() as u64) as usize;
+            self.file.read_exact_at(&mut self.buf[..n], self.offset)?;
+            self.at.advance(&self.buf[..n]);
+            self.offset += n as u64;
+        }
+        let at = self.at;
+        self.at.skip_bad();
+        self.offset = offset + len as u64;
+        Ok(at)
+    }
+}
+
+/// How the position of an error is known.
+pub enum Place<'f> {
+    /// Not needed (`-q`, `-l`).
+    Unknown,
+    /// Kept up to date over every valid byte (a stream read once).
+    Tracked(Position),
+    /// Found when an error is (a regular file).
+    Located(Locator<'f>),
+}
+
+impl Place<'_> {
+    pub fn valid(&mut self, bytes: &[u8]) {
+        if let Place::Tracked(at) = self {
+            at.advance(bytes);
+        }
+    }
+
+    /// The position of an error at `offset`, `len` bytes long, met after
+    /// every byte before it was passed to [`Place::valid`].
+    pub fn error(&mut self, offset: u64, len: usize) -> Result<Position, Failure> {
+        Ok(match self {
+            Place::Unknown => Position::default(),
+            Place::Tracked(at) => {
+                let here = *at;
+                at.skip_bad();
+                here
+            }
+            Place::Located(locator) => locator.locate(offset, len).map_err(Failure::Input)?,
+        })
     }
 }
 

@@ -321,10 +321,13 @@ fn convert_command(io_args: &InOut, quiet: bool, conversion: Conversion) -> u8 {
             .map(Outcome::Fixed)
         }
         Conversion::Copy => {
-            convert::copy(Chunks::prefetched(reader), out, &progress).map(Outcome::Decoded)
+            let file = input.regular.as_ref().map(|(file, _)| file);
+            convert::copy(Chunks::prefetched(reader), out, &progress, file).map(Outcome::Decoded)
         }
         Conversion::Decode(to) => {
-            convert::decode(Chunks::prefetched(reader), out, to, &progress).map(Outcome::Decoded)
+            let file = input.regular.as_ref().map(|(file, _)| file);
+            convert::decode(Chunks::prefetched(reader), out, to, &progress, file)
+                .map(Outcome::Decoded)
         }
         Conversion::Encode(from) => {
             convert::encode(Chunks::prefetched(reader), out, from, &progress).map(Outcome::Encoded)
