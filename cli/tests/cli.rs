@@ -1730,4 +1730,13 @@ fn utf16_streams_in_constant_memory() {
     stream_under_limit("decode --to utf-16be", block, &utf16(&text, true), 30 << 20);
     let units = utf16(&text, false);
     stream_under_limit("encode --from utf-16le", units, text.as_bytes(), 30 << 20);
+    // Between two forms other than UTF-8, through UTF-8 in between: more
+    // than the limit, so that holding the UTF-8 in between would fail.
+    let utf32be: Vec<u8> = text
+        .chars()
+        .flat_map(|c| (c as u32).to_be_bytes())
+        .collect();
+    let units = utf16(&text, false);
+    let args = "convert --from utf-16le --to utf-32be";
+    stream_under_limit(args, units, &utf32be, 100 << 20);
 }
