@@ -373,30 +373,19 @@ fn check_parallel(
         scanned.map(|_| (reports, block.limit as u64))
     };
     let mut valid = true;
-    let mut failure = None;
-    let run = parallel::run(file, size, threads, work, |found| {
-        let reported = found.and_then(|(reports, len)| {
-            progress.advance(len);
-            for mut r in reports {
-                valid = false;
-                r.at = place.error(r.offset, r.bytes.len())?;
-                progress
-                    .suspend(|| reporter.report(&r))
-                    .map_err(Failure::Output)?;
-                if first_only {
-                    return Ok(ControlFlow::Break(()));
-                }
+    parallel::run(file, size, threads, work, |(reports, len)| {
+        progress.advance(len);
+        for mut r in reports {
+            valid = false;
+            r.at = place.error(r.offset, r.bytes.len())?;
+            progress
+                .suspend(|| reporter.report(&r))
+                .map_err(Failure::Output)?;
+            if first_only {
+                return Ok(ControlFlow::Break(()));
             }
-            Ok(ControlFlow::Continue(()))
-        });
-        reported.unwrap_or_else(|e| {
-            failure = Some(e);
-            ControlFlow::Break(())
-        })
-    });
-    if let Some(failure) = failure {
-        return Err(failure);
-    }
-    run.map_err(Failure::Input)?;
+        }
+        Ok(ControlFlow::Continue(()))
+    })?;
     Ok(valid)
 }

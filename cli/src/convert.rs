@@ -87,25 +87,12 @@ pub fn fix_parallel(
         scanned.map(|_| (bytes, fixed, block.limit as u64))
     };
     let mut fixed = 0;
-    let mut failure = None;
-    let run = parallel::run(file, size, threads, work, |result| {
-        let written = result.and_then(|(bytes, n, len)| {
-            fixed += n;
-            progress.advance(len);
-            out.write_all(&bytes).map_err(Failure::Output)
-        });
-        match written {
-            Ok(()) => ControlFlow::Continue(()),
-            Err(e) => {
-                failure = Some(e);
-                ControlFlow::Break(())
-            }
-        }
-    });
-    if let Some(failure) = failure {
-        return Err(failure);
-    }
-    run.map_err(Failure::Input)?;
+    parallel::run(file, size, threads, work, |(bytes, n, len)| {
+        fixed += n;
+        progress.advance(len);
+        out.write_all(&bytes).map_err(Failure::Output)?;
+        Ok(ControlFlow::Continue(()))
+    })?;
     Ok(fixed)
 }
 
@@ -648,6 +635,16 @@ pub fn transcode(
 mod tests {
     use super::*;
 
+    /// [`encode`] of a whole input in memory.
+    fn encode_into(input: &[u8], out: &mut Vec<u8>, from: EncodeFrom) -> Result<Encoded, Failure> {
+        encode(Chunks::new(input), out, from, &Progress::none())
+    }
+
+    /// [`decode`] of a whole input in memory.
+    fn decode_into(input: &[u8], out: &mut Vec<u8>, to: DecodeTo) -> Result<Decoded, Failure> {
+        decode(Chunks::new(input), out, to, &Progress::none(), None)
+    }
+
     fn fixed(input: &[u8], policy: FixPolicy) -> (String, u64) {
         let mut out = Vec::new();
         let n = fix(Chunks::new(input), &mut out, policy, &Progress::none()).unwrap();
@@ -680,12 +677,10 @@ mod tests {
         let input: Vec<u8> = (0..=255u8).cycle().take(3 * CHUNK + 7).collect();
         let mut utf32 = Vec::new();
         assert!(matches!(
-            decode(
-                Chunks::new(&input[..]),
+            decode_into(
+                &input[..],
                 &mut utf32,
-                DecodeTo::Utf32(Form::Utf32Le, Policy::Escape),
-                &Progress::none(),
-                None
+                DecodeTo::Utf32(Form::Utf32Le, Policy::Escape)
             )
             .unwrap(),
             Decoded::Done
@@ -711,20 +706,13 @@ mod tests {
             let mut utf16 = Vec::new();
             let to = DecodeTo::Utf16(form, Policy::Escape);
             assert_eq!(
-                decode(
-                    Chunks::new(&input[..]),
-                    &mut utf16,
-                    to,
-                    &Progress::none(),
-                    None
-                )
-                .unwrap(),
+                decode_into(&input[..], &mut utf16, to).unwrap(),
                 Decoded::Done
             );
             let from = EncodeFrom::Utf16(form, EncodePolicy::Escape);
             let mut back = Vec::new();
             assert_eq!(
-                encode(Chunks::new(&utf16[..]), &mut back, from, &Progress::none()).unwrap(),
+                encode_into(&utf16[..], &mut back, from).unwrap(),
                 Encoded::Done
             );
             assert_eq!(back, input, "{form:?}");
@@ -738,22 +726,13 @@ mod tests {
         le.extend_from_slice(b"\x3D\xD8\x00\xDE");
         let mut out = Vec::new();
         let from = EncodeFrom::Utf16(Form::Utf16Le, EncodePolicy::Strict);
-        assert_eq!(
-            encode(Chunks::new(&le[..]), &mut out, from, &Progress::none()).unwrap(),
-            Encoded::Done
-        );
+        assert_eq!(encode_into(&le[..], &mut out, from).unwrap(), Encoded::Done);
         assert_eq!(&out[out.len() - 5..], "a😀".as_bytes());
         // The same high half followed by 'b': unpaired, at its unit index.
         let n = le.len();
         le[n - 2..].copy_from_slice(b"b\0");
         assert_eq!(
-            encode(
-                Chunks::new(&le[..]),
-                &mut Vec::new(),
-                from,
-                &Progress::none()
-            )
-            .unwrap(),
+            encode_into(&le[..], &mut Vec::new(), from).unwrap(),
             Encoded::Invalid {
                 form: Form::Utf16Le,
                 index: CHUNK as u64 / 2 - 1,
@@ -765,13 +744,7 @@ mod tests {
         le[n - 4..n - 2].copy_from_slice(b"c\0");
         le.push(0);
         assert_eq!(
-            encode(
-                Chunks::new(&le[..]),
-                &mut Vec::new(),
-                from,
-                &Progress::none()
-            )
-            .unwrap(),
+            encode_into(&le[..], &mut Vec::new(), from).unwrap(),
             Encoded::BadLength {
                 form: Form::Utf16Le,
                 len: le.len() as u64,
@@ -785,14 +758,7 @@ mod tests {
         let mut out = Vec::new();
         let strict = DecodeTo::Latin1(Latin1Policy::Strict);
         assert_eq!(
-            decode(
-                Chunks::new(text.as_bytes()),
-                &mut out,
-                strict,
-                &Progress::none(),
-                None
-            )
-            .unwrap(),
+            decode_into(text.as_bytes(), &mut out, strict).unwrap(),
             Decoded::Unrepresentable {
                 stop: Stop {
                     offset: 8,
@@ -809,26 +775,13 @@ mod tests {
         let replace = DecodeTo::Latin1(Latin1Policy::Replace(b'?'));
         let input = [text.as_bytes(), b"\xE2\x82!"].concat();
         assert_eq!(
-            decode(
-                Chunks::new(&input[..]),
-                &mut out,
-                replace,
-                &Progress::none(),
-                None
-            )
-            .unwrap(),
+            decode_into(&input[..], &mut out, replace).unwrap(),
             Decoded::Done
         );
         assert_eq!(out, b"caf\xE9 \xFF???!");
         let mut back = Vec::new();
         assert_eq!(
-            encode(
-                Chunks::new(&out[..]),
-                &mut back,
-                EncodeFrom::Latin1,
-                &Progress::none()
-            )
-            .unwrap(),
+            encode_into(&out[..], &mut back, EncodeFrom::Latin1).unwrap(),
             Encoded::Done
         );
         assert_eq!(back, "caf\u{E9} \u{FF}???!".as_bytes());

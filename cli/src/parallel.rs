@@ -19,6 +19,8 @@ use std::os::unix::fs::FileExt;
 use std::sync::mpsc;
 use std::sync::Mutex;
 
+use crate::Failure;
+
 /// Bytes per block. `U8X_BLOCK_SIZE` (a test hook) makes blocks small
 /// enough that tests put cuts everywhere.
 pub fn block_size() -> u64 {
@@ -64,46 +66,48 @@ fn read_block<T>(
     block: u64,
     index: u64,
     buf: &mut Vec<u8>,
-    work: &(impl Fn(Block) -> T + Sync),
-) -> io::Result<T> {
+    work: &(impl Fn(Block) -> Result<T, Failure> + Sync),
+) -> Result<T, Failure> {
     let nominal_start = index * block;
     let nominal_end = (nominal_start + block).min(size);
-    let start = if index == 0 {
-        0
-    } else {
-        cut(file, nominal_start, size)?
+    let mut read = || -> io::Result<(u64, u64, u64)> {
+        let start = match index {
+            0 => 0,
+            _ => cut(file, nominal_start, size)?,
+        };
+        let end = match nominal_end == size {
+            true => size,
+            false => cut(file, nominal_end, size)?,
+        };
+        let read_end = (end + AHEAD).min(size);
+        buf.resize((read_end - start) as usize, 0);
+        file.read_exact_at(buf, start)?;
+        Ok((start, end, read_end))
     };
-    let end = if nominal_end == size {
-        size
-    } else {
-        cut(file, nominal_end, size)?
-    };
-    let read_end = (end + AHEAD).min(size);
-    buf.resize((read_end - start) as usize, 0);
-    file.read_exact_at(buf, start)?;
-    Ok(work(Block {
+    let (start, end, read_end) = read().map_err(Failure::Input)?;
+    work(Block {
         data: buf,
         limit: (end - start) as usize,
         more: read_end < size,
         offset: start,
-    }))
+    })
 }
 
 /// Runs `work` on every block of `file` (its first `size` bytes) on `jobs`
-/// threads, and `consume` on the results in file order until it breaks.
-/// A read error ends the run.
+/// threads, and `consume` on the results in file order until it breaks or
+/// fails. A read error ends the run as [`Failure::Input`].
 pub fn run<T: Send>(
     file: &File,
     size: u64,
     jobs: usize,
-    work: impl Fn(Block) -> T + Sync,
-    mut consume: impl FnMut(T) -> ControlFlow<()>,
-) -> io::Result<()> {
+    work: impl Fn(Block) -> Result<T, Failure> + Sync,
+    mut consume: impl FnMut(T) -> Result<ControlFlow<()>, Failure>,
+) -> Result<(), Failure> {
     let block = block_size();
     let blocks = size.div_ceil(block);
     let (task_tx, task_rx) = mpsc::channel::<u64>();
     let task_rx = Mutex::new(task_rx);
-    let (done_tx, done_rx) = mpsc::channel::<(u64, io::Result<T>)>();
+    let (done_tx, done_rx) = mpsc::channel::<(u64, Result<T, Failure>)>();
     std::thread::scope(|scope| {
         // Owned here, so that leaving early closes the channel and lets
         // idle workers end before the scope joins them.
@@ -137,7 +141,7 @@ pub fn run<T: Send>(
             pending.insert(index, result);
             while let Some(result) = pending.remove(&next) {
                 next += 1;
-                if consume(result?).is_break() {
+                if consume(result?)?.is_break() {
                     return Ok(());
                 }
                 if sent < blocks {
