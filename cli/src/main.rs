@@ -12,6 +12,7 @@ use u8x::{EncodePolicy, ErrorKind, Latin1Policy, Policy};
 mod args;
 mod check;
 mod convert;
+mod fix;
 mod help;
 mod lines;
 mod output;
@@ -21,7 +22,8 @@ mod scan;
 mod stream;
 
 use args::{Cli, ConvertArgs, FixPolicyArg, InOut, PolicyArg};
-use convert::{DecodeTo, Decoded, EncodeFrom, Encoded, FixPolicy, Form, Transcoded};
+use convert::{DecodeTo, Decoded, EncodeFrom, Encoded, Form, Transcoded};
+use fix::FixPolicy;
 use output::{same_file, Sink};
 use progress::Progress;
 use stream::{describe_io, Chunks, Source};
@@ -314,9 +316,9 @@ fn convert_command(io_args: &InOut, quiet: bool, conversion: Conversion) -> u8 {
             };
             match &input.regular {
                 Some((file, size)) if threads > 1 => {
-                    convert::fix_parallel(file, *size, threads, out, policy, &progress)
+                    fix::fix_parallel(file, *size, threads, out, policy, &progress)
                 }
-                _ => convert::fix(Chunks::prefetched(reader), out, policy, &progress),
+                _ => fix::fix(Chunks::prefetched(reader), out, policy, &progress),
             }
             .map(Outcome::Fixed)
         }
