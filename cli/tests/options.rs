@@ -118,7 +118,10 @@ fn json_is_one_object_per_error() {
         let v: serde_json::Value = serde_json::from_str(line).expect("each line is JSON");
         // The fields in the order the help shows them.
         assert!(line.starts_with("{\"file\":"), "{line}");
-        assert!(line.ends_with(&format!(",\"bytes\":\"{}\"}}", hex(&bad.bytes))), "{line}");
+        assert!(
+            line.ends_with(&format!(",\"bytes\":\"{}\"}}", hex(&bad.bytes))),
+            "{line}"
+        );
         assert_eq!(v["file"], f.path());
         assert_eq!(v["offset"], bad.offset);
         assert_eq!(v["bytes"], hex(&bad.bytes));
