@@ -224,10 +224,15 @@ fn check_one(
         format: settings.format,
     };
     let positions = settings.format.positions();
+    // A stream is read once: positions are kept as it goes, if needed.
+    let tracked = || match positions {
+        true => Place::Tracked(Position::default()),
+        false => Place::Unknown,
+    };
     let verdict = match source {
         Source::Stdin => {
             let input = io::stdin().lock();
-            let place = Place::Tracked(Position::default());
+            let place = tracked();
             check_stream(
                 Chunks::new(input),
                 settings,
@@ -262,7 +267,7 @@ fn check_one(
             // Pipes and devices are read as streams; a directory fails with
             // its read error.
             Ok((file, _)) => {
-                let place = Place::Tracked(Position::default());
+                let place = tracked();
                 let chunks = Chunks::new(&file);
                 check_stream(chunks, settings, place, &mut reporter, &Progress::none())
             }
