@@ -3,6 +3,7 @@
 pub(crate) mod avx2;
 pub(crate) mod avx512;
 mod cpu;
+mod packs;
 mod partial;
 pub(crate) mod sse;
 mod tables;

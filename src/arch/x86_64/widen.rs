@@ -9,9 +9,9 @@
 //! same values, so no store lands past `out[len - 1]`. Strings shorter than
 //! one vector go byte by byte.
 //!
-//! `ascii_units_avx2` widens the ASCII blocks that start a stretch of UTF-8
-//! into UTF-16 units for the UTF-16 decoder's way through UCS-4, testing
-//! and widening each block in one pass.
+//! `ascii_units_sse41` and `ascii_units_avx2` widen the ASCII blocks that
+//! start a stretch of UTF-8 into UTF-16 units for the UTF-16 decoder's way
+//! through UCS-4, testing and widening each block in one pass.
 
 use core::arch::x86_64::*;
 
@@ -123,6 +123,71 @@ unsafe fn widen_bytes(src: &[u8], out: *mut u32) {
     for (i, &b) in src.iter().enumerate() {
         // SAFETY: i < src.len().
         unsafe { out.add(i).write(u32::from(b)) };
+    }
+}
+
+/// [`ascii_units_avx2`] with 16-byte vectors: two blocks are tested
+/// together while there are two, so that a long run costs one test per 64
+/// bytes, then a lone block (or the first of two that were not both ASCII)
+/// alone.
+///
+/// # Safety
+/// As for [`ascii_units_avx2`].
+#[target_feature(enable = "sse4.1")]
+pub(super) unsafe fn ascii_units_sse41(src: &[u8], out: *mut u16, cap: usize, swap: bool) -> usize {
+    let (ptr, len) = (src.as_ptr(), src.len());
+    let limit = len.min(cap);
+    let mut i = 0;
+    while limit - i >= 64 {
+        // SAFETY: bytes i..i+64 are in bounds (i + 64 <= len).
+        let v = unsafe { [0, 16, 32, 48].map(|o| _mm_loadu_si128(ptr.add(i + o).cast())) };
+        let any = _mm_or_si128(_mm_or_si128(v[0], v[1]), _mm_or_si128(v[2], v[3]));
+        if _mm_movemask_epi8(any) != 0 {
+            break;
+        }
+        // SAFETY: units i..i+64 lie in the `cap` at `out` (i + 64 <= cap).
+        unsafe { widen_units(v, out.add(i), swap) };
+        i += 64;
+    }
+    if limit - i >= 32 {
+        // SAFETY: bytes i..i+32 are in bounds (i + 32 <= len).
+        let v = unsafe { [0, 16].map(|o| _mm_loadu_si128(ptr.add(i + o).cast())) };
+        if _mm_movemask_epi8(_mm_or_si128(v[0], v[1])) == 0 {
+            // SAFETY: units i..i+32 lie in the `cap` at `out` (i + 32 <=
+            // cap).
+            unsafe { widen_units(v, out.add(i), swap) };
+            i += 32;
+        }
+    }
+    i
+}
+
+/// Stores the bytes of `v` as units at `out`, by interleaving them with
+/// zeros (the zeros first, into the high half, with `swap`).
+///
+/// # Safety
+/// `out` is valid for `16 * N` units.
+#[target_feature(enable = "sse4.1")]
+#[inline]
+unsafe fn widen_units<const N: usize>(v: [__m128i; N], out: *mut u16, swap: bool) {
+    let zero = _mm_setzero_si128();
+    for (k, bytes) in v.into_iter().enumerate() {
+        let (lo, hi) = if swap {
+            (
+                _mm_unpacklo_epi8(zero, bytes),
+                _mm_unpackhi_epi8(zero, bytes),
+            )
+        } else {
+            (
+                _mm_unpacklo_epi8(bytes, zero),
+                _mm_unpackhi_epi8(bytes, zero),
+            )
+        };
+        // SAFETY: units 16k..16k+16 lie in the caller's 16 * N.
+        unsafe {
+            _mm_storeu_si128(out.add(16 * k).cast(), lo);
+            _mm_storeu_si128(out.add(16 * k + 8).cast(), hi);
+        }
     }
 }
 

@@ -6,9 +6,13 @@
 //! a chunk ahead, then converts it 12 bytes at a time: the end-of-character
 //! bits of the next 12 bytes index a table of byte shuffles (see
 //! [`decode`]). Encoding uses the scalar core.
+//! Latin-1 converts to and from UTF-8 with kernels of its own (see
+//! [`latin1`]).
 
 mod decode;
+mod latin1;
 mod ucs4;
+mod utf16;
 mod utf8;
 
 use crate::arch::{Kernels, Table, Tier};
@@ -20,9 +24,9 @@ static KERNELS: Kernels = {
         decode_utf16: None,
         count: utf8::validate::<true>,
         encode: ucs4::encode,
-        encode_utf16: None,
-        encode_latin1: None,
-        decode_latin1: None,
+        encode_utf16: Some(utf16::encode_utf16),
+        encode_latin1: Some(latin1::encode_latin1),
+        decode_latin1: Some(latin1::decode_latin1),
         stats: None,
         utf16_len: None,
         classify: None,
@@ -30,7 +34,7 @@ static KERNELS: Kernels = {
         encoded_len: ucs4::encoded_len,
         count_leads: utf8::count_leads,
         widen: super::widen::sse41,
-        ascii_units: None,
+        ascii_units: Some(super::widen::ascii_units_sse41),
     };
     // SAFETY: every entry is a kernel of this tier, sound on any CPU with
     // the features `detected` checks for any input and any output pointer

@@ -102,7 +102,7 @@ fn longer(u: __m128i) -> [__m128i; 3] {
 /// The packed UTF-8 of four valid scalars and its length in bytes.
 #[target_feature(enable = "ssse3,sse4.1")]
 #[inline]
-fn encode4(u: __m128i) -> (__m128i, usize) {
+pub(super) fn encode4(u: __m128i) -> (__m128i, usize) {
     let [m2, m3, m4] = longer(u);
     let set1 = |v: u32| _mm_set1_epi32(v as i32);
     let g3 = _mm_and_si128(_mm_slli_epi32::<24>(u), set1(0x3F00_0000));
@@ -160,7 +160,14 @@ static SHORT_PACKS: ShortPacks = {
 #[target_feature(enable = "ssse3,sse4.1,popcnt")]
 #[inline]
 fn encode8_short(a: __m128i, b: __m128i) -> (__m128i, usize) {
-    let u = _mm_packus_epi32(a, b);
+    encode8_words(_mm_packus_epi32(a, b))
+}
+
+/// The packed UTF-8 of eight 16-bit words below U+0800 and its length in
+/// bytes (8 to 16).
+#[target_feature(enable = "ssse3,sse4.1,popcnt")]
+#[inline]
+pub(super) fn encode8_words(u: __m128i) -> (__m128i, usize) {
     let two = _mm_cmpgt_epi16(u, _mm_set1_epi16(0x7F));
     // Lead 110xxxxx in the low byte, continuation 10xxxxxx in the high one.
     let lead = _mm_or_si128(_mm_srli_epi16::<6>(u), _mm_set1_epi16(0xC0));
