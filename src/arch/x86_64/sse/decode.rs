@@ -1,4 +1,4 @@
-//! UTF-8 to UCS-4, 12 bytes a step.
+//! UTF-8 to UCS-4 or UTF-16, 12 bytes a step.
 //!
 //! The decoder validates a chunk (up to 256 bytes) ahead of its output, then
 //! converts the valid part. Each step looks at the 16 bytes at the current
@@ -16,7 +16,13 @@
 //!   3-byte lead in byte 2 keeps a stray bit 5, cleared by XOR with its own
 //!   bit 6 (which a continuation byte lacks); two multiply-adds join them.
 //!
-//! Sixteen ASCII bytes take a shortcut. A step stores up to 8 lanes, a few
+//! Sixteen ASCII bytes take a shortcut. The lanes go out through a
+//! [`Sink`]: as code points, or as UTF-16 units, where the 16-bit lanes of a
+//! short plan are stored as they are and the 32-bit lanes of a long one are
+//! narrowed (when none is supplementary) or become their units, one or two
+//! a lane, packed by a table keyed by which lanes take two.
+//!
+//! A step stores up to 8 lanes (units), a few
 //! past its own characters; it runs only while 8 more bytes (so at least 2
 //! more characters) of validated input follow it and the whole validated
 //! stretch fits the output, so every such lane is overwritten by a later
@@ -28,8 +34,8 @@ use core::arch::x86_64::*;
 use super::super::partial::chunk16;
 
 use super::utf8::{
-    check_block, ends_incomplete, flagged_bytes, four_leads, four_valid, load_block, load_four,
-    non_ascii,
+    check_block, ends_incomplete, flagged_bytes, four_leads, four_valid, is_ascii, load_block,
+    load_four, non_ascii,
 };
 use crate::arch::{restart_point, FastStop};
 
@@ -174,28 +180,200 @@ fn long_lanes(x: __m128i) -> __m128i {
     _mm_madd_epi16(pairs, _mm_set1_epi32(0x1000_0001))
 }
 
-/// Writes the 16 ASCII bytes of `input` as 16 code points at `dst`.
-///
-/// # Safety
-/// `dst` has room for 16 code points.
-#[target_feature(enable = "ssse3,sse4.1")]
-#[inline]
-unsafe fn widen_ascii(input: __m128i, dst: *mut u32) {
-    // SAFETY: the four stores cover exactly dst..dst+16.
-    unsafe {
-        _mm_storeu_si128(dst.cast(), _mm_cvtepu8_epi32(input));
-        _mm_storeu_si128(
-            dst.add(4).cast(),
-            _mm_cvtepu8_epi32(_mm_srli_si128::<4>(input)),
+/// Where decoded characters go, and in what units.
+trait Sink {
+    type Unit;
+    /// Writes 16 ASCII bytes as 16 units.
+    ///
+    /// # Safety
+    /// `dst` has room for 16 units.
+    unsafe fn ascii(input: __m128i, dst: *mut Self::Unit);
+    /// Writes the 8 characters of a short plan, below U+0800 in 16-bit
+    /// lanes, as 8 units.
+    ///
+    /// # Safety
+    /// `dst` has room for 8 units.
+    unsafe fn short(cps: __m128i, dst: *mut Self::Unit);
+    /// Writes the code points of a long plan, in 32-bit lanes (a lane past
+    /// the plan's characters holds zero); returns how many units past one a
+    /// character they took (the supplementary ones, in UTF-16).
+    ///
+    /// # Safety
+    /// `dst` has room for 8 units.
+    unsafe fn long(cps: __m128i, dst: *mut Self::Unit) -> usize;
+    /// Writes one character if its units fit `room`; returns how many it
+    /// wrote (0 when they do not fit).
+    ///
+    /// # Safety
+    /// `dst` has room for `room` units.
+    unsafe fn one(cp: u32, dst: *mut Self::Unit, room: usize) -> usize;
+}
+
+/// Code points.
+struct Ucs4;
+
+impl Sink for Ucs4 {
+    type Unit = u32;
+
+    #[target_feature(enable = "ssse3,sse4.1")]
+    #[inline]
+    unsafe fn ascii(input: __m128i, dst: *mut u32) {
+        // SAFETY: the four stores cover exactly dst..dst+16.
+        unsafe {
+            _mm_storeu_si128(dst.cast(), _mm_cvtepu8_epi32(input));
+            _mm_storeu_si128(
+                dst.add(4).cast(),
+                _mm_cvtepu8_epi32(_mm_srli_si128::<4>(input)),
+            );
+            _mm_storeu_si128(
+                dst.add(8).cast(),
+                _mm_cvtepu8_epi32(_mm_srli_si128::<8>(input)),
+            );
+            _mm_storeu_si128(
+                dst.add(12).cast(),
+                _mm_cvtepu8_epi32(_mm_srli_si128::<12>(input)),
+            );
+        }
+    }
+
+    #[target_feature(enable = "ssse3,sse4.1")]
+    #[inline]
+    unsafe fn short(cps: __m128i, dst: *mut u32) {
+        // SAFETY: the two stores cover exactly dst..dst+8.
+        unsafe {
+            _mm_storeu_si128(dst.cast(), _mm_cvtepu16_epi32(cps));
+            _mm_storeu_si128(
+                dst.add(4).cast(),
+                _mm_cvtepu16_epi32(_mm_srli_si128::<8>(cps)),
+            );
+        }
+    }
+
+    #[target_feature(enable = "ssse3,sse4.1")]
+    #[inline]
+    unsafe fn long(cps: __m128i, dst: *mut u32) -> usize {
+        // SAFETY: 4 of the 8 units of room.
+        unsafe { _mm_storeu_si128(dst.cast(), cps) };
+        0
+    }
+
+    #[inline]
+    unsafe fn one(cp: u32, dst: *mut u32, room: usize) -> usize {
+        if room == 0 {
+            return 0;
+        }
+        // SAFETY: one unit of room.
+        unsafe { dst.write(cp) };
+        1
+    }
+}
+
+/// UTF-16 units, byte-swapped with `SWAP`.
+struct Utf16<const SWAP: bool>;
+
+/// For each mask of supplementary lanes among four 32-bit lanes that hold
+/// a unit, or a pair (high surrogate low): a `pshufb` pattern that packs
+/// each lane's units to the front, in order.
+static PAIR_UNITS: [[u8; 16]; 16] = {
+    let mut table = [[0x80u8; 16]; 16];
+    let mut mask = 0;
+    while mask < 16 {
+        let (mut n, mut lane) = (0, 0);
+        while lane < 4 {
+            let units = if mask >> lane & 1 != 0 { 2 } else { 1 };
+            let mut b = 0;
+            while b < 2 * units {
+                table[mask][n] = (4 * lane + b) as u8;
+                n += 1;
+                b += 1;
+            }
+            lane += 1;
+        }
+        mask += 1;
+    }
+    table
+};
+
+impl<const SWAP: bool> Utf16<SWAP> {
+    /// `units` in the byte order asked for.
+    #[target_feature(enable = "ssse3")]
+    #[inline]
+    fn order(units: __m128i) -> __m128i {
+        if SWAP {
+            _mm_shuffle_epi8(
+                units,
+                _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14),
+            )
+        } else {
+            units
+        }
+    }
+}
+
+impl<const SWAP: bool> Sink for Utf16<SWAP> {
+    type Unit = u16;
+
+    #[target_feature(enable = "ssse3,sse4.1")]
+    #[inline]
+    unsafe fn ascii(input: __m128i, dst: *mut u16) {
+        let (lo, hi) = (
+            _mm_cvtepu8_epi16(input),
+            _mm_cvtepu8_epi16(_mm_srli_si128::<8>(input)),
         );
-        _mm_storeu_si128(
-            dst.add(8).cast(),
-            _mm_cvtepu8_epi32(_mm_srli_si128::<8>(input)),
+        // SAFETY: the two stores cover exactly dst..dst+16.
+        unsafe {
+            _mm_storeu_si128(dst.cast(), Self::order(lo));
+            _mm_storeu_si128(dst.add(8).cast(), Self::order(hi));
+        }
+    }
+
+    #[target_feature(enable = "ssse3,sse4.1")]
+    #[inline]
+    unsafe fn short(cps: __m128i, dst: *mut u16) {
+        // SAFETY: 8 units of room.
+        unsafe { _mm_storeu_si128(dst.cast(), Self::order(cps)) };
+    }
+
+    #[target_feature(enable = "ssse3,sse4.1,popcnt")]
+    #[inline]
+    unsafe fn long(cps: __m128i, dst: *mut u16) -> usize {
+        let set = |v: u32| _mm_set1_epi32(v as i32);
+        let supplementary = _mm_cmpgt_epi32(cps, set(0xFFFF));
+        if _mm_testz_si128(supplementary, supplementary) == 1 {
+            // SAFETY: 4 of the 8 units of room.
+            unsafe { _mm_storel_epi64(dst.cast(), Self::order(_mm_packus_epi32(cps, cps))) };
+            return 0;
+        }
+        // High surrogate 0xD7C0 + (c >> 10) in a lane's low half, low
+        // surrogate 0xDC00 | (c & 0x3FF) in its high half.
+        let pair = _mm_or_si128(
+            _mm_add_epi32(_mm_srli_epi32::<10>(cps), set(0xD7C0)),
+            _mm_slli_epi32::<16>(_mm_or_si128(_mm_and_si128(cps, set(0x3FF)), set(0xDC00))),
         );
-        _mm_storeu_si128(
-            dst.add(12).cast(),
-            _mm_cvtepu8_epi32(_mm_srli_si128::<12>(input)),
-        );
+        let lanes = _mm_blendv_epi8(cps, pair, supplementary);
+        let mask = _mm_movemask_ps(_mm_castsi128_ps(supplementary)) as usize;
+        // SAFETY: a row is 16 bytes (indexing checks the mask).
+        let pattern = unsafe { _mm_loadu_si128(PAIR_UNITS[mask].as_ptr().cast()) };
+        // SAFETY: 8 units of room.
+        unsafe { _mm_storeu_si128(dst.cast(), Self::order(_mm_shuffle_epi8(lanes, pattern))) };
+        mask.count_ones() as usize
+    }
+
+    #[inline]
+    unsafe fn one(cp: u32, dst: *mut u16, room: usize) -> usize {
+        let mut pair = [0u16; 2];
+        let units = char::from_u32(cp)
+            .expect("decoded from valid UTF-8")
+            .encode_utf16(&mut pair);
+        if units.len() > room {
+            return 0;
+        }
+        for (k, &u) in units.iter().enumerate() {
+            let u = if SWAP { u.swap_bytes() } else { u };
+            // SAFETY: k < units.len() <= room.
+            unsafe { dst.add(k).write(u) };
+        }
+        units.len()
     }
 }
 
@@ -205,14 +383,14 @@ unsafe fn widen_ascii(input: __m128i, dst: *mut u32) {
 ///
 /// # Safety
 /// `src[pos..end)` is valid UTF-8 starting at a character boundary, and `out`
-/// has room for `end - pos` code points from `written`.
+/// has room for `end - pos` units from `written`.
 #[target_feature(enable = "ssse3,sse4.1,sse4.2,popcnt")]
 #[inline]
-unsafe fn steps(
+unsafe fn steps<S: Sink>(
     src: &[u8],
     mut pos: usize,
     end: usize,
-    out: *mut u32,
+    out: *mut S::Unit,
     mut written: usize,
 ) -> (usize, usize) {
     if pos + STEP_NEED > end {
@@ -225,9 +403,10 @@ unsafe fn steps(
     let mut ends = leads64(src, pos) >> 1;
     let mut at = 0;
     // Capacity: with w0, p0 the entry values, every plan writes at most one
-    // character per byte consumed, so written - w0 <= pos - p0 <= end - 20
-    // - p0, and the furthest store (16 lanes for ASCII, 8 otherwise) ends at
-    // most at w0 + end - p0 - 4, within the room the caller guarantees.
+    // unit per byte consumed (a UTF-16 pair comes from 4 bytes), so written
+    // - w0 <= pos - p0 <= end - 20 - p0, and the furthest store (16 units for
+    // ASCII, 8 otherwise) ends at most at w0 + end - p0 - 4, within the room
+    // the caller guarantees.
     while pos + STEP_NEED <= end {
         if at > 47 {
             ends = leads64(src, pos) >> 1;
@@ -238,8 +417,8 @@ unsafe fn steps(
         if non_ascii(input) == 0 {
             let mut input = input;
             loop {
-                // SAFETY: 16 lanes from `written` are in room (see above).
-                unsafe { widen_ascii(input, out.add(written)) };
+                // SAFETY: 16 units from `written` are in room (see above).
+                unsafe { S::ascii(input, out.add(written)) };
                 pos += 16;
                 written += 16;
                 if pos + STEP_NEED > end {
@@ -261,12 +440,12 @@ unsafe fn steps(
             // keeps the table load off the chain from one step to the next.
             // SAFETY: 16 aligned bytes.
             let shuffle = unsafe { _mm_load_si128(SHUFFLES.0[FOUR_THREES].as_ptr().cast()) };
-            // SAFETY: 4 lanes from `written` are in room (see above).
-            unsafe { _mm_storeu_si128(dst.cast(), long_lanes(_mm_shuffle_epi8(input, shuffle))) };
+            // SAFETY: 8 units from `written` are in room (see above).
+            let extra = unsafe { S::long(long_lanes(_mm_shuffle_epi8(input, shuffle)), dst) };
             ends >>= 12;
             at += 12;
             pos += 12;
-            written += 4;
+            written += 4 + extra;
             continue;
         }
         let plan = STEPS[(ends & 0xFFF) as usize] as usize;
@@ -274,28 +453,23 @@ unsafe fn steps(
         // SAFETY: id < PLANS (the table holds only valid ids); 16 aligned bytes.
         let shuffle = unsafe { _mm_load_si128(SHUFFLES.0[id].as_ptr().cast()) };
         let x = _mm_shuffle_epi8(input, shuffle);
+        let mut extra = 0;
         if id < SHORT_6 {
-            // SAFETY: 4 lanes from `written` are in room (see above).
-            unsafe { _mm_storeu_si128(dst.cast(), long_lanes(x)) };
+            // SAFETY: 8 units from `written` are in room (see above).
+            extra = unsafe { S::long(long_lanes(x), dst) };
         } else {
             let cps = _mm_maddubs_epi16(
                 _mm_and_si128(x, _mm_set1_epi16(0x1F7F)),
                 _mm_set1_epi16(0x4001),
             );
-            // SAFETY: 8 lanes from `written` are in room (see above).
-            unsafe {
-                _mm_storeu_si128(dst.cast(), _mm_cvtepu16_epi32(cps));
-                _mm_storeu_si128(
-                    dst.add(4).cast(),
-                    _mm_cvtepu16_epi32(_mm_srli_si128::<8>(cps)),
-                );
-            }
+            // SAFETY: 8 units from `written` are in room (see above).
+            unsafe { S::short(cps, dst) };
         }
         let consumed = plan & 0xFF;
         ends >>= consumed;
         at += consumed;
         pos += consumed;
-        written += plan >> 24;
+        written += (plan >> 24) + extra;
     }
     (pos, written)
 }
@@ -304,16 +478,16 @@ unsafe fn steps(
 /// as `cap` allows. Returns the new `(pos, written)`.
 ///
 /// # Safety
-/// `out` points to `cap` writable code points, and `written <= cap`.
-unsafe fn finish(
+/// `out` points to `cap` writable units, and `written <= cap`.
+unsafe fn finish<S: Sink>(
     src: &[u8],
     mut pos: usize,
     end: usize,
-    out: *mut u32,
+    out: *mut S::Unit,
     mut written: usize,
     cap: usize,
 ) -> (usize, usize) {
-    while pos < end && written < cap {
+    while pos < end {
         let lead = src[pos];
         let (n, mut cp) = match lead {
             0x00..=0x7F => (1, lead as u32),
@@ -324,27 +498,79 @@ unsafe fn finish(
         for &b in &src[pos + 1..pos + n] {
             cp = cp << 6 | (b & 0x3F) as u32;
         }
-        // SAFETY: written < cap.
-        unsafe { out.add(written).write(cp) };
-        written += 1;
+        // SAFETY: `cap - written` units from `written` are writable.
+        let units = unsafe { S::one(cp, out.add(written), cap - written) };
+        if units == 0 {
+            break;
+        }
+        written += units;
         pos += n;
     }
     (pos, written)
 }
 
-/// Decodes the longest valid prefix of `src`, stopping at a character
-/// boundary before the first error or when `out` is full.
+/// Decodes the longest valid prefix of `src` to code points, stopping at a
+/// character boundary before the first error or when `out` is full.
 ///
 /// # Safety
 /// The CPU must support the enabled features; `out` points to `cap` writable
 /// code points.
 #[target_feature(enable = "ssse3,sse4.1,sse4.2,popcnt")]
 pub(super) unsafe fn decode(src: &[u8], out: *mut u32, cap: usize) -> FastStop {
+    // SAFETY: the caller's promises.
+    unsafe { decode_to::<Ucs4>(src, out, cap) }
+}
+
+/// Decodes the longest valid prefix of `src` to UTF-16 (byte-swapped with
+/// `swap`), stopping at a character boundary before the first error or
+/// when `out` is full; a pair is written whole or not at all.
+///
+/// # Safety
+/// The CPU must support the enabled features; `out` points to `cap` writable
+/// units.
+#[target_feature(enable = "ssse3,sse4.1,sse4.2,popcnt")]
+pub(super) unsafe fn decode_utf16(src: &[u8], out: *mut u16, cap: usize, swap: bool) -> FastStop {
+    // SAFETY: the caller's promises.
+    unsafe {
+        if swap {
+            decode_to::<Utf16<true>>(src, out, cap)
+        } else {
+            decode_to::<Utf16<false>>(src, out, cap)
+        }
+    }
+}
+
+/// [`decode`] into any [`Sink`].
+///
+/// # Safety
+/// The CPU must support the enabled features; `out` points to `cap` writable
+/// units.
+#[target_feature(enable = "ssse3,sse4.1,sse4.2,popcnt")]
+unsafe fn decode_to<S: Sink>(src: &[u8], out: *mut S::Unit, cap: usize) -> FastStop {
     let len = src.len();
     let (mut pos, mut written) = (0, 0);
     let mut checked = 0;
     let mut prev = _mm_setzero_si128();
     loop {
+        // An ASCII run, when everything validated so far is decoded: valid
+        // as it stands (after a block that ends complete), so it is widened
+        // as it is tested, 64 bytes a test.
+        if pos == checked && !ends_incomplete(prev) {
+            while len - pos >= 64 && cap - written >= 64 {
+                // SAFETY: bytes pos..pos+64 are in bounds.
+                let four = unsafe { load_four(src, pos) };
+                if !is_ascii(four) {
+                    break;
+                }
+                for (k, block) in four.into_iter().enumerate() {
+                    // SAFETY: 16 of the 64 units of room checked above.
+                    unsafe { S::ascii(block, out.add(written + 16 * k)) };
+                }
+                (pos, written) = (pos + 64, written + 64);
+                prev = four[3];
+            }
+            checked = pos;
+        }
         // Validate the next chunk.
         let chunk_end = (checked + CHUNK).min(len);
         let mut error = None;
@@ -394,11 +620,11 @@ pub(super) unsafe fn decode(src: &[u8], out: *mut u32, cap: usize) -> FastStop {
         let fits = cap - written >= end - pos;
         if fits {
             // SAFETY: src[pos..end) is valid from a boundary; room for end - pos.
-            (pos, written) = unsafe { steps(src, pos, end, out, written) };
+            (pos, written) = unsafe { steps::<S>(src, pos, end, out, written) };
         }
         if last || !fits {
-            // SAFETY: `out` has `cap` code points and written <= cap.
-            let (read, written) = unsafe { finish(src, pos, end, out, written, cap) };
+            // SAFETY: `out` has `cap` units and written <= cap.
+            let (read, written) = unsafe { finish::<S>(src, pos, end, out, written, cap) };
             return FastStop {
                 read,
                 written,
