@@ -1,6 +1,9 @@
 //! `pshufb` patterns that pack the UTF-8 bytes of four characters, each
 //! built in a 4-byte slot, to the front of a 16-byte lane: shared by the
-//! encoders of the SSE and AVX2 tiers.
+//! encoders of the SSE and AVX2 tiers; and the UTF-16 of four code points,
+//! shared by their decoders.
+
+use core::arch::x86_64::*;
 
 /// For a key holding the lengths minus one of four characters (2 bits each,
 /// the first lowest): the byte indices, in a 16-byte lane of four 4-byte
@@ -49,4 +52,49 @@ const fn compact_table(unary: bool, layout: &[&[usize]; 4]) -> [[u8; 16]; 256] {
         key += 1;
     }
     table
+}
+
+/// For each mask of supplementary lanes among four 32-bit lanes that hold
+/// a unit, or a pair (high surrogate low): a `pshufb` pattern that packs
+/// each lane's units to the front, in order.
+static PAIR_UNITS: [[u8; 16]; 16] = {
+    let mut table = [[0x80u8; 16]; 16];
+    let mut mask = 0;
+    while mask < 16 {
+        let (mut n, mut lane) = (0, 0);
+        while lane < 4 {
+            let units = if mask >> lane & 1 != 0 { 2 } else { 1 };
+            let mut b = 0;
+            while b < 2 * units {
+                table[mask][n] = (4 * lane + b) as u8;
+                n += 1;
+                b += 1;
+            }
+            lane += 1;
+        }
+        mask += 1;
+    }
+    table
+};
+
+/// The UTF-16 units of four scalar values in 32-bit lanes, packed to the
+/// front (zeros after them), and how many of the values are supplementary
+/// (take two units): a pair's high surrogate `0xD7C0 + (c >> 10)` goes in
+/// its lane's low half, the low one `0xDC00 | (c & 0x3FF)` in the high
+/// half, and a table keyed by the supplementary lanes keeps each lane's
+/// one or two units.
+#[target_feature(enable = "ssse3,sse4.1,popcnt")]
+#[inline]
+pub(super) fn utf16_of_four(cps: __m128i) -> (__m128i, usize) {
+    let set = |v: u32| _mm_set1_epi32(v as i32);
+    let supplementary = _mm_cmpgt_epi32(cps, set(0xFFFF));
+    let pair = _mm_or_si128(
+        _mm_add_epi32(_mm_srli_epi32::<10>(cps), set(0xD7C0)),
+        _mm_slli_epi32::<16>(_mm_or_si128(_mm_and_si128(cps, set(0x3FF)), set(0xDC00))),
+    );
+    let lanes = _mm_blendv_epi8(cps, pair, supplementary);
+    let mask = _mm_movemask_ps(_mm_castsi128_ps(supplementary)) as usize;
+    // SAFETY: a row is 16 bytes (indexing checks the mask).
+    let pattern = unsafe { _mm_loadu_si128(PAIR_UNITS[mask].as_ptr().cast()) };
+    (_mm_shuffle_epi8(lanes, pattern), mask.count_ones() as usize)
 }

@@ -21,6 +21,8 @@
 //! byte lands past the output of the step (there is no byte-masked store).
 //! UTF-16 to UTF-8 (`utf16`) uses the same blocks on 16-bit words, with
 //! loops of its own for runs of 1-2-byte, BMP and paired units.
+//! UTF-8 to UTF-16 (`to_utf16`) runs the UCS-4 decoder into a buffer on
+//! the stack and narrows it there.
 //! Latin-1 (`latin1`) is written by the pair block, and read back with the
 //! AVX-512 kernel's masks in 32 bits and a `pshufb` per 8 bytes.
 //! The UTF-8 size of UTF-16 (`sizes`) sums three compares a unit.
@@ -33,6 +35,7 @@ mod pair_check;
 mod quads;
 mod sizes;
 mod steps;
+mod to_utf16;
 mod two;
 mod ucs4;
 mod utf16;
@@ -45,7 +48,7 @@ static KERNELS: Kernels = {
     let table = Table {
         validate: utf8::validate,
         decode: utf8::decode,
-        decode_utf16: None,
+        decode_utf16: Some(to_utf16::decode_utf16),
         count: utf8::count,
         encode: ucs4::encode::<false>,
         encode_utf16: Some(utf16::encode_utf16),

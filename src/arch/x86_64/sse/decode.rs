@@ -31,6 +31,7 @@
 
 use core::arch::x86_64::*;
 
+use super::super::packs::utf16_of_four;
 use super::super::partial::chunk16;
 
 use super::utf8::{
@@ -271,29 +272,6 @@ impl Sink for Ucs4 {
 /// UTF-16 units, byte-swapped with `SWAP`.
 struct Utf16<const SWAP: bool>;
 
-/// For each mask of supplementary lanes among four 32-bit lanes that hold
-/// a unit, or a pair (high surrogate low): a `pshufb` pattern that packs
-/// each lane's units to the front, in order.
-static PAIR_UNITS: [[u8; 16]; 16] = {
-    let mut table = [[0x80u8; 16]; 16];
-    let mut mask = 0;
-    while mask < 16 {
-        let (mut n, mut lane) = (0, 0);
-        while lane < 4 {
-            let units = if mask >> lane & 1 != 0 { 2 } else { 1 };
-            let mut b = 0;
-            while b < 2 * units {
-                table[mask][n] = (4 * lane + b) as u8;
-                n += 1;
-                b += 1;
-            }
-            lane += 1;
-        }
-        mask += 1;
-    }
-    table
-};
-
 impl<const SWAP: bool> Utf16<SWAP> {
     /// `units` in the byte order asked for.
     #[target_feature(enable = "ssse3")]
@@ -337,26 +315,16 @@ impl<const SWAP: bool> Sink for Utf16<SWAP> {
     #[target_feature(enable = "ssse3,sse4.1,popcnt")]
     #[inline]
     unsafe fn long(cps: __m128i, dst: *mut u16) -> usize {
-        let set = |v: u32| _mm_set1_epi32(v as i32);
-        let supplementary = _mm_cmpgt_epi32(cps, set(0xFFFF));
+        let supplementary = _mm_cmpgt_epi32(cps, _mm_set1_epi32(0xFFFF));
         if _mm_testz_si128(supplementary, supplementary) == 1 {
             // SAFETY: 4 of the 8 units of room.
             unsafe { _mm_storel_epi64(dst.cast(), Self::order(_mm_packus_epi32(cps, cps))) };
             return 0;
         }
-        // High surrogate 0xD7C0 + (c >> 10) in a lane's low half, low
-        // surrogate 0xDC00 | (c & 0x3FF) in its high half.
-        let pair = _mm_or_si128(
-            _mm_add_epi32(_mm_srli_epi32::<10>(cps), set(0xD7C0)),
-            _mm_slli_epi32::<16>(_mm_or_si128(_mm_and_si128(cps, set(0x3FF)), set(0xDC00))),
-        );
-        let lanes = _mm_blendv_epi8(cps, pair, supplementary);
-        let mask = _mm_movemask_ps(_mm_castsi128_ps(supplementary)) as usize;
-        // SAFETY: a row is 16 bytes (indexing checks the mask).
-        let pattern = unsafe { _mm_loadu_si128(PAIR_UNITS[mask].as_ptr().cast()) };
+        let (units, extra) = utf16_of_four(cps);
         // SAFETY: 8 units of room.
-        unsafe { _mm_storeu_si128(dst.cast(), Self::order(_mm_shuffle_epi8(lanes, pattern))) };
-        mask.count_ones() as usize
+        unsafe { _mm_storeu_si128(dst.cast(), Self::order(units)) };
+        extra
     }
 
     #[inline]
