@@ -322,7 +322,7 @@ pub(in crate::arch::x86_64::avx2) fn any_surrogate(a: __m256i, b: __m256i) -> bo
 
 /// 16 words that are scalars (1 to 3 bytes each), in [`pack_words`]'
 /// order, as two blocks of 8 in unit order: each unit's bytes in a 4-byte
-/// slot as [`BMP_BYTES`] lays them out, packed by [`COMPACT_BMP`].
+/// slot as `packs::BMP_BYTES` lays them out, packed by [`COMPACT_BMP`].
 #[target_feature(enable = "avx2,popcnt")]
 #[inline]
 pub(in crate::arch::x86_64::avx2) fn encode_bmp(words: __m256i) -> [Lanes; 2] {
