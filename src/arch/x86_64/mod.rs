@@ -2,9 +2,11 @@
 
 pub(crate) mod avx2;
 pub(crate) mod avx512;
+mod copy;
 mod cpu;
 mod packs;
 mod partial;
 pub(crate) mod sse;
 mod tables;
+mod units;
 mod widen;

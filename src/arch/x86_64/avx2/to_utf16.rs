@@ -23,6 +23,7 @@ use core::arch::x86_64::*;
 
 use super::utf8;
 use crate::arch::x86_64::packs::utf16_of_four;
+use crate::arch::x86_64::units::put16;
 use crate::arch::x86_64::widen;
 use crate::arch::FastStop;
 
@@ -161,18 +162,9 @@ unsafe fn narrow<const SWAP: bool>(cps: *const u32, n: usize, out: *mut u16) -> 
         (i, w) = (i + 4, w + 4 + extra);
     }
     for k in i..n {
-        // SAFETY: code point k is in the buffer.
-        let c = unsafe { cps.add(k).read() };
-        let mut pair = [0u16; 2];
-        let units = char::from_u32(c)
-            .expect("decoded from valid UTF-8")
-            .encode_utf16(&mut pair);
-        for &u in units.iter() {
-            let u = if SWAP { u.swap_bytes() } else { u };
-            // SAFETY: w < 2 * n, within the room.
-            unsafe { out.add(w).write(u) };
-            w += 1;
-        }
+        // SAFETY: code point k is in the buffer; its units fit the room
+        // (two at most a code point).
+        w += unsafe { put16::<SWAP>(cps.add(k).read(), out.add(w)) };
     }
     w
 }

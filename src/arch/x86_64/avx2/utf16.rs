@@ -20,8 +20,10 @@
 //! A step never splits a pair, so every stop lies between characters. The
 //! surrogate step stops before an unpaired surrogate and flags it for the
 //! scalar core, which applies the caller's policy to it alone. The last 15
-//! units or fewer, and a step whose bytes would not fit, are left to the
-//! scalar core too (the driver's `run`): the kernel returns without a flag.
+//! units or fewer are written one character at a time
+//! (`units::encode_units`, several times cheaper per character than the
+//! driver's scalar core); a step whose bytes would not fit is left to the
+//! scalar core (the driver's `run`): the kernel returns without a flag.
 //!
 //! Every store is exact, as in the UCS-4 encoder: no byte lands past
 //! `written`.
@@ -33,6 +35,7 @@ use super::ucs4::block::{
     store_loose, store_prefix, store_two, Lanes,
 };
 use super::utf8::LEFT_PACK;
+use crate::arch::x86_64::units::{encode_units, Units};
 use crate::arch::FastStop;
 
 /// Encodes `src` (byte-swapped with `swap`) up to its first unpaired
@@ -486,5 +489,10 @@ unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> Fas
             }
         }
     }
-    stop(i, written, None)
+    // The last 15 units or fewer.
+    // SAFETY: `out` has `cap` bytes, written <= cap.
+    match unsafe { encode_units::<SWAP>(src, i, len, out, cap, written) } {
+        Units::Done(read, written) => stop(read, written, None),
+        Units::Stop(s) => s,
+    }
 }

@@ -33,6 +33,7 @@ use core::arch::x86_64::*;
 
 use super::super::packs::utf16_of_four;
 use super::super::partial::chunk16;
+use super::super::units::put16;
 
 use super::utf8::{
     check_block, ends_incomplete, flagged_bytes, four_leads, four_valid, is_ascii, load_block,
@@ -329,19 +330,11 @@ impl<const SWAP: bool> Sink for Utf16<SWAP> {
 
     #[inline]
     unsafe fn one(cp: u32, dst: *mut u16, room: usize) -> usize {
-        let mut pair = [0u16; 2];
-        let units = char::from_u32(cp)
-            .expect("decoded from valid UTF-8")
-            .encode_utf16(&mut pair);
-        if units.len() > room {
+        if room < 1 + usize::from(cp >= 0x1_0000) {
             return 0;
         }
-        for (k, &u) in units.iter().enumerate() {
-            let u = if SWAP { u.swap_bytes() } else { u };
-            // SAFETY: k < units.len() <= room.
-            unsafe { dst.add(k).write(u) };
-        }
-        units.len()
+        // SAFETY: room for its units (checked just above).
+        unsafe { put16::<SWAP>(cp, dst) }
     }
 }
 

@@ -36,6 +36,7 @@ use core::arch::x86_64::*;
 
 use super::ucs4::encode8_words;
 use super::utf8::{is_ascii, load_four};
+use crate::arch::x86_64::copy::copy_prefix;
 use crate::arch::FastStop;
 
 /// Copies whole 64-byte all-ASCII runs from the start of `src` while they
@@ -111,7 +112,7 @@ pub(super) unsafe fn encode_latin1(src: &[u8], out: *mut u8, cap: usize) -> Fast
             unsafe {
                 _mm_storeu_si128(buf.as_mut_ptr().cast(), lo);
                 _mm_storeu_si128(buf.as_mut_ptr().add(n_lo).cast(), hi);
-                core::ptr::copy_nonoverlapping(buf.as_ptr(), out.add(written), total);
+                copy_prefix(&buf, total, out.add(written));
             }
         }
         (i, written) = (i + 16, written + total);
@@ -275,7 +276,7 @@ unsafe fn store_prefix(packed: [__m128i; 2], n: [usize; 4], count: usize, out: *
     }
     // SAFETY: count <= at <= 32 bytes of the local buffer go into the room
     // the caller made (a local cannot overlap `out`).
-    unsafe { core::ptr::copy_nonoverlapping(buf.as_ptr(), out, count) };
+    unsafe { copy_prefix(&buf, count, out) };
 }
 
 /// UTF-8 to Latin-1, 32 bytes a step (see the module documentation): the

@@ -18,6 +18,7 @@
 
 use core::arch::x86_64::*;
 
+use crate::arch::x86_64::units::put;
 use crate::arch::FastStop;
 
 /// Units checked per round.
@@ -292,13 +293,8 @@ unsafe fn finish(
         if cap - written < n {
             break;
         }
-        let mut buf = [0u8; 4];
-        let s = char::from_u32(u)
-            .expect("checked scalar")
-            .encode_utf8(&mut buf);
-        // SAFETY: n = s.len() bytes fit at out + written.
-        unsafe { core::ptr::copy_nonoverlapping(s.as_ptr(), out.add(written), n) };
-        written += n;
+        // SAFETY: n bytes fit at out + written; `u` is a checked scalar.
+        written += unsafe { put(u, out.add(written)) };
         pos += 1;
     }
     (pos, written)

@@ -21,7 +21,8 @@
 //!   encoded in 32-bit lanes with no table; other blocks go 4 units a step
 //!   in 32-bit lanes, pairs joined in place and their low halves' lanes
 //!   dropped by a table shuffle, through the UCS-4 encoder's lane block
-//!   (one character at a time in the last 8 units). An unpaired surrogate
+//!   (one character at a time in the last 8 units, as are the last units of
+//!   the input, by `units::encode_units`). An unpaired surrogate
 //!   stops the kernel and is flagged for the scalar core, which applies the
 //!   caller's policy to it; a high surrogate that ends the input is left to
 //!   the scalar core unflagged (with more input to come it is incomplete).
@@ -31,17 +32,18 @@
 //! next block surely follows: it is whole, has no surrogate, and fits the
 //! output after this one; it then writes 8 bytes or more over those.
 //! Otherwise the block is stored exactly. So when the kernel returns, no
-//! byte past `written` has changed. The last 7 units or fewer, and a block
-//! that does not fit, are left to the scalar core.
+//! byte past `written` has changed. Output that does not fit is left to the
+//! scalar core.
 
 mod runs;
 mod surrogates;
 
 use core::arch::x86_64::*;
 
+use super::super::units::{encode_units, Units};
 use crate::arch::FastStop;
 use runs::{bmp_run, short_block, short_run};
-use surrogates::{four_pairs, step4, surrogates, Step, Surrogates};
+use surrogates::{four_pairs, step4, Step};
 
 /// Encodes `src` (byte-swapped with `swap`) up to its first unpaired
 /// surrogate, which is reported as `flagged`.
@@ -64,16 +66,6 @@ pub(super) unsafe fn encode_utf16(src: &[u16], out: *mut u8, cap: usize, swap: b
 fn set16(v: u16) -> __m128i {
     // SAFETY: SSE2 is part of x86-64.
     unsafe { _mm_set1_epi16(v as i16) }
-}
-
-/// Unit `i` in native order.
-#[inline(always)]
-fn unit<const SWAP: bool>(src: &[u16], i: usize) -> u16 {
-    if SWAP {
-        src[i].swap_bytes()
-    } else {
-        src[i]
-    }
 }
 
 /// 8 units from `src[i..]` in native order.
@@ -151,10 +143,10 @@ unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> Fas
             continue;
         }
         if len - pos < 9 {
-            // SAFETY: units pos..pos+8 are in bounds; `out` has `cap` bytes.
-            match unsafe { surrogates::<SWAP>(src, pos, out, cap, written) } {
-                Surrogates::Done(p, w) => (pos, written) = (p, w),
-                Surrogates::Stop(stop) => return stop,
+            // SAFETY: `out` has `cap` bytes, written <= cap.
+            match unsafe { encode_units::<SWAP>(src, pos, pos + 8, out, cap, written) } {
+                Units::Done(p, w) => (pos, written) = (p, w),
+                Units::Stop(stop) => return stop,
             }
             continue;
         }
@@ -188,11 +180,14 @@ unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> Fas
         }
         pos += 8 + usize::from(carry);
     }
-    // The last 7 units or fewer, or the last 23 bytes of room or fewer, are
-    // left to the scalar core.
-    FastStop {
-        read: pos,
-        written,
-        flagged: None,
+    // The last 7 units or fewer, or the last 23 bytes of room or fewer.
+    // SAFETY: `out` has `cap` bytes, written <= cap.
+    match unsafe { encode_units::<SWAP>(src, pos, len, out, cap, written) } {
+        Units::Done(read, written) => FastStop {
+            read,
+            written,
+            flagged: None,
+        },
+        Units::Stop(stop) => stop,
     }
 }

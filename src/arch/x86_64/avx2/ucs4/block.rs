@@ -6,6 +6,7 @@
 
 use core::arch::x86_64::*;
 
+use crate::arch::x86_64::copy::copy_prefix;
 use crate::arch::x86_64::packs::{COMPACT, COMPACT_BMP};
 
 /// For the same key: how many bytes the four characters take.
@@ -485,7 +486,7 @@ pub(in crate::arch::x86_64::avx2) unsafe fn store_prefix(lanes: &Lanes, n: usize
     unsafe {
         _mm_storeu_si128(buf.as_mut_ptr().cast(), lanes.lo);
         _mm_storeu_si128(buf.as_mut_ptr().add(lanes.tot_lo).cast(), lanes.hi);
-        core::ptr::copy_nonoverlapping(buf.as_ptr(), out, n);
+        copy_prefix(&buf, n, out);
     }
 }
 

@@ -6,6 +6,7 @@ use core::arch::x86_64::*;
 
 use super::super::ucs4::encode8_words;
 use super::{any_surrogate, load8, none_of, set16};
+use crate::arch::x86_64::copy::copy_prefix;
 use crate::arch::x86_64::packs::COMPACT_BMP;
 
 /// Narrows runs of 32 ASCII units in `src[pos..end)` while they fit the
@@ -179,7 +180,7 @@ unsafe fn store_exact(e: &Encoded, out: *mut u8) {
     unsafe {
         _mm_storeu_si128(buf.as_mut_ptr().cast(), e.lo);
         _mm_storeu_si128(buf.as_mut_ptr().add(e.n_lo).cast(), e.hi);
-        core::ptr::copy_nonoverlapping(buf.as_ptr(), out, e.n_lo + e.n_hi);
+        copy_prefix(&buf, e.n_lo + e.n_hi, out);
     }
 }
 

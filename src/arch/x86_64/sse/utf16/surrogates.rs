@@ -1,12 +1,10 @@
 //! Surrogates in the UTF-16 encoder (see the parent module): four pairs
-//! at once in 32-bit lanes, steps of 4 units that pair them in place, and
-//! one character at a time near the end of the input.
+//! at once in 32-bit lanes, and steps of 4 units that pair them in place.
 
 use core::arch::x86_64::*;
 
 use super::super::ucs4::encode4;
-use super::unit;
-use crate::arch::FastStop;
+use crate::arch::x86_64::copy::copy_prefix;
 
 /// The UTF-8 of 8 units that are 4 surrogate pairs, high then low: 16
 /// bytes, 4 a pair, with no table and no packing.
@@ -147,14 +145,12 @@ pub(super) unsafe fn step4<const SWAP: bool>(
     if room < total {
         return Step::Full;
     }
-    let mut buf = [0u8; 16];
+    let mut buf = [0u8; 32];
     // SAFETY: 16 bytes into the local; `total` (at most 16) of them into
     // the room checked above.
     unsafe {
         _mm_storeu_si128(buf.as_mut_ptr().cast(), bytes);
-        for (k, &b) in buf[..total].iter().enumerate() {
-            out.add(k).write(b);
-        }
+        copy_prefix(&buf, total, out);
     }
     *written += total;
     if unpaired != 0 {
@@ -164,82 +160,4 @@ pub(super) unsafe fn step4<const SWAP: bool>(
             carry: paired_m >> 3 != 0,
         }
     }
-}
-
-/// Writes the UTF-8 of scalar value `c` at `out`; returns its length.
-///
-/// # Safety
-/// `out` has room for that length.
-#[inline]
-unsafe fn put(c: u32, out: *mut u8) -> usize {
-    let cont = |shift: u32| 0x80 | (c >> shift & 0x3F) as u8;
-    let bytes: ([u8; 4], usize) = match c {
-        0..=0x7F => ([c as u8, 0, 0, 0], 1),
-        0x80..=0x7FF => ([0xC0 | (c >> 6) as u8, cont(0), 0, 0], 2),
-        0x800..=0xFFFF => ([0xE0 | (c >> 12) as u8, cont(6), cont(0), 0], 3),
-        _ => ([0xF0 | (c >> 18) as u8, cont(12), cont(6), cont(0)], 4),
-    };
-    for (k, &b) in bytes.0[..bytes.1].iter().enumerate() {
-        // SAFETY: k < the length, for which there is room.
-        unsafe { out.add(k).write(b) };
-    }
-    bytes.1
-}
-
-/// How the scalar steps through a block with surrogates ended.
-pub(super) enum Surrogates {
-    /// Past the block (one unit past it when a pair crossed its end).
-    Done(usize, usize),
-    /// Stopped: the kernel returns this.
-    Stop(FastStop),
-}
-
-/// Encodes the block of 8 units at `pos`, which has a surrogate, one
-/// character at a time; a pair may end one unit past the block.
-///
-/// # Safety
-/// Units `pos..pos+8` are in bounds; `out` points to `cap` writable bytes.
-pub(super) unsafe fn surrogates<const SWAP: bool>(
-    src: &[u16],
-    mut pos: usize,
-    out: *mut u8,
-    cap: usize,
-    mut written: usize,
-) -> Surrogates {
-    let stop = |read, written, flagged| {
-        Surrogates::Stop(FastStop {
-            read,
-            written,
-            flagged,
-        })
-    };
-    let end = pos + 8;
-    while pos < end {
-        let u = unit::<SWAP>(src, pos);
-        let (c, units) = match u {
-            0xD800..=0xDBFF if pos + 1 == src.len() => {
-                // Perhaps incomplete: the scalar core knows whether more
-                // comes.
-                return stop(pos, written, None);
-            }
-            0xD800..=0xDBFF => match unit::<SWAP>(src, pos + 1) {
-                low @ 0xDC00..=0xDFFF => (
-                    0x1_0000 + ((u32::from(u) & 0x3FF) << 10) + (u32::from(low) & 0x3FF),
-                    2,
-                ),
-                _ => return stop(pos, written, Some(pos)),
-            },
-            0xDC00..=0xDFFF => return stop(pos, written, Some(pos)),
-            _ => (u32::from(u), 1),
-        };
-        let n = 1 + usize::from(c >= 0x80) + usize::from(c >= 0x800) + usize::from(c >= 0x1_0000);
-        // The scalar core stops exactly where the room ends.
-        if cap - written < n {
-            return stop(pos, written, None);
-        }
-        // SAFETY: n bytes of room (checked just above).
-        written += unsafe { put(c, out.add(written)) };
-        pos += units;
-    }
-    Surrogates::Done(pos, written)
 }
