@@ -5,7 +5,9 @@
 //! tiers on 16-byte vectors, four blocks per error test. Decoding validates
 //! a chunk ahead, then converts it 12 bytes at a time: the end-of-character
 //! bits of the next 12 bytes index a table of byte shuffles (see
-//! [`decode`]). Encoding uses the scalar core.
+//! [`decode`]); it writes code points or UTF-16 units. Encoding packs four
+//! characters a step, or eight below U+0800 (see [`ucs4`]); UTF-16 has an
+//! encoder of its own (see [`utf16`]).
 //! Latin-1 converts to and from UTF-8 with kernels of its own (see
 //! [`latin1`]).
 
@@ -21,7 +23,7 @@ static KERNELS: Kernels = {
     let table = Table {
         validate: utf8::validate::<false>,
         decode: decode::decode,
-        decode_utf16: None,
+        decode_utf16: Some(decode::decode_utf16),
         count: utf8::validate::<true>,
         encode: ucs4::encode,
         encode_utf16: Some(utf16::encode_utf16),
