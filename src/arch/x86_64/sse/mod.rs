@@ -11,8 +11,10 @@
 //! Latin-1 converts to and from UTF-8 with kernels of its own (see
 //! [`latin1`]).
 
+mod classify;
 mod decode;
 mod latin1;
+mod sizes;
 mod ucs4;
 mod utf16;
 mod utf8;
@@ -31,8 +33,8 @@ static KERNELS: Kernels = {
         decode_latin1: Some(latin1::decode_latin1),
         stats: None,
         utf16_len: None,
-        classify: None,
-        utf8_len_utf16: None,
+        classify: Some(classify::classify),
+        utf8_len_utf16: Some(sizes::utf8_len_of_utf16),
         encoded_len: ucs4::encoded_len,
         count_leads: utf8::count_leads,
         widen: super::widen::sse41,

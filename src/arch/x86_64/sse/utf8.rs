@@ -42,6 +42,25 @@ pub(super) fn low_bits(n: usize) -> u32 {
 #[target_feature(enable = "ssse3,sse4.1")]
 #[inline]
 pub(super) fn check_block(input: __m128i, prev: __m128i) -> __m128i {
+    check_block_parts(input, prev).errors
+}
+
+/// What [`check_block`] finds, with two of its steps that also say what the
+/// bytes are (classification counts them).
+pub(super) struct Checked {
+    /// The error bits.
+    pub errors: __m128i,
+    /// The top bit of each byte set where it is a continuation byte.
+    pub continuations: __m128i,
+    /// The top bit of each byte set where the byte 3 before it is F0..FF:
+    /// in well-formed text, the last bytes of 4-byte characters.
+    pub fourths: __m128i,
+}
+
+/// See [`Checked`].
+#[target_feature(enable = "ssse3,sse4.1")]
+#[inline]
+pub(super) fn check_block_parts(input: __m128i, prev: __m128i) -> Checked {
     let prev1 = _mm_alignr_epi8::<15>(input, prev);
     let prev2 = _mm_alignr_epi8::<14>(input, prev);
     let prev3 = _mm_alignr_epi8::<13>(input, prev);
@@ -49,17 +68,24 @@ pub(super) fn check_block(input: __m128i, prev: __m128i) -> __m128i {
     let prev1_high = _mm_and_si128(_mm_srli_epi16::<4>(prev1), nibble);
     let prev1_low = _mm_and_si128(prev1, nibble);
     let input_high = _mm_and_si128(_mm_srli_epi16::<4>(input), nibble);
+    // Of this lookup's bits, only the continuation nibbles (8..B) have
+    // TWO_CONTS, the top bit.
+    let byte_2_high = _mm_shuffle_epi8(BYTE_2_HIGH, input_high);
     let special = _mm_and_si128(
         _mm_and_si128(
             _mm_shuffle_epi8(BYTE_1_HIGH, prev1_high),
             _mm_shuffle_epi8(BYTE_1_LOW, prev1_low),
         ),
-        _mm_shuffle_epi8(BYTE_2_HIGH, input_high),
+        byte_2_high,
     );
     let third = _mm_subs_epu8(prev2, _mm_set1_epi8(0xE0u8.wrapping_sub(0x80) as i8));
     let fourth = _mm_subs_epu8(prev3, _mm_set1_epi8(0xF0u8.wrapping_sub(0x80) as i8));
     let must_continue = _mm_and_si128(_mm_or_si128(third, fourth), _mm_set1_epi8(0x80u8 as i8));
-    _mm_xor_si128(must_continue, special)
+    Checked {
+        errors: _mm_xor_si128(must_continue, special),
+        continuations: byte_2_high,
+        fourths: fourth,
+    }
 }
 
 /// Whether the block ends inside a sequence it cannot finish.
