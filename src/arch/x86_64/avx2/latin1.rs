@@ -14,6 +14,7 @@
 use core::arch::x86_64::*;
 
 use super::ucs4::block::{encode_pairs, store, store_loose, store_prefix, store_two, Lanes};
+use crate::arch::x86_64::packs::KEEP_BYTES;
 use crate::arch::FastStop;
 
 /// Copies whole 128-byte all-ASCII runs while they fit; returns how many
@@ -105,28 +106,6 @@ pub(super) unsafe fn encode_latin1(src: &[u8], out: *mut u8, cap: usize) -> Fast
         written,
         flagged: None,
     }
-}
-
-/// For a mask of which of 8 bytes to keep: their indices, packed to the
-/// front, then `0x80` (a zero byte); and the same plus 8, for the upper
-/// half of a 128-bit lane.
-static KEEP_BYTES: [[[u8; 8]; 256]; 2] = [keep_bytes(0), keep_bytes(8)];
-
-const fn keep_bytes(base: u8) -> [[u8; 8]; 256] {
-    let mut table = [[0x80u8; 8]; 256];
-    let mut key = 0;
-    while key < 256 {
-        let (mut n, mut k) = (0, 0);
-        while k < 8 {
-            if key >> k & 1 != 0 {
-                table[key][n] = base + k as u8;
-                n += 1;
-            }
-            k += 1;
-        }
-        key += 1;
-    }
-    table
 }
 
 /// The bytes of `values` that `keep` marks, as two blocks (one per 128-bit

@@ -25,7 +25,7 @@
 //! byte after it are joined into the lead's byte, `((lead & 3) << 6) |
 //! (cont & 0x3F)`; a lead in the last byte takes its continuation from the
 //! next block, which then skips that byte (`carry`). The continuation bytes
-//! are dropped by one `pshufb` per vector, from two 8-byte rows of [`KEEP`]:
+//! are dropped by one `pshufb` per vector, from two 8-byte rows of `packs::KEEP_BYTES`:
 //! each group of 8 input bytes keeps its bytes at the front of its 8 output
 //! bytes. The four groups are stored exactly ([`store_groups`]): 8-byte
 //! stores, each over the zeros after the one before, and the step's last 8
@@ -37,6 +37,7 @@ use core::arch::x86_64::*;
 use super::ucs4::encode8_words;
 use super::utf8::{is_ascii, load_four};
 use crate::arch::x86_64::copy::copy_prefix;
+use crate::arch::x86_64::packs::KEEP_BYTES;
 use crate::arch::FastStop;
 
 /// Copies whole 64-byte all-ASCII runs from the start of `src` while they
@@ -124,28 +125,6 @@ pub(super) unsafe fn encode_latin1(src: &[u8], out: *mut u8, cap: usize) -> Fast
     }
 }
 
-/// For a mask of which of 8 bytes to keep: their indices, packed to the
-/// front, then `0x80` (a zero byte); and the same plus 8, for the upper
-/// half of a vector.
-static KEEP: [[[u8; 8]; 256]; 2] = [keep_bytes(0), keep_bytes(8)];
-
-const fn keep_bytes(base: u8) -> [[u8; 8]; 256] {
-    let mut table = [[0x80u8; 8]; 256];
-    let mut key = 0;
-    while key < 256 {
-        let (mut n, mut k) = (0, 0);
-        while k < 8 {
-            if key >> k & 1 != 0 {
-                table[key][n] = base + k as u8;
-                n += 1;
-            }
-            k += 1;
-        }
-        key += 1;
-    }
-    table
-}
-
 /// For two groups of `n2` and `n3` bytes (at index `9 * n2 + n3`), packed
 /// to the front of a vector's halves: the indices of their last 8 bytes
 /// together (zero bytes where the groups have fewer than 8).
@@ -216,7 +195,8 @@ fn mask32(v: [__m128i; 2]) -> u32 {
 fn compact(values: [__m128i; 2], keep: u32) -> ([__m128i; 2], [usize; 4]) {
     let k = [0, 8, 16, 24].map(|s| ((keep >> s) & 0xFF) as usize);
     // SAFETY: each row is 8 bytes (indexing checks the keys).
-    let row = |half: usize, key: usize| unsafe { _mm_loadl_epi64(KEEP[half][key].as_ptr().cast()) };
+    let row =
+        |half: usize, key: usize| unsafe { _mm_loadl_epi64(KEEP_BYTES[half][key].as_ptr().cast()) };
     let pattern = |v: usize| _mm_unpacklo_epi64(row(0, k[2 * v]), row(1, k[2 * v + 1]));
     let packed = [
         _mm_shuffle_epi8(values[0], pattern(0)),
