@@ -576,7 +576,9 @@ unsafe fn decode_to<S: Sink>(src: &[u8], out: *mut S::Unit, cap: usize) -> FastS
             None if last => len,
             None => restart_point(src, checked),
         };
-        debug_assert!(end >= pos, "restart points never move back");
+        // A restart point is the last character start before the error or
+        // the cut; after an ASCII run that ends right there it is the run's
+        // last byte, already decoded, and the stretch to convert is empty.
         let end = end.max(pos);
         let fits = cap - written >= end - pos;
         if fits {
