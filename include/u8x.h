@@ -36,6 +36,11 @@
 #define U8X_BAD_SIZE SIZE_MAX
 
 /**
+ * The bits of `policy` (or `flags`) that hold a `u8x_dialect`.
+ */
+#define U8X_DIALECT_MASK 65280
+
+/**
  * Flag: more input follows this buffer. A sequence cut by the end of the
  * buffer is then reported as `U8X_INCOMPLETE` and left unconsumed, instead
  * of being ill-formed (iconv's `EINVAL`).
@@ -257,6 +262,71 @@ typedef uint32_t u8x_policy;
 #endif /* __cplusplus */
 
 /**
+ * UTF-8 dialects. OR one into the `policy` argument of a conversion
+ * (`U8X_REPLACE | U8X_DIALECT_CESU8`), or into the `flags` of
+ * `u8x_validate` (which has no policy); the boundary and bound functions
+ * ending in `_in` take one as their `dialect` argument. Without one, text
+ * is RFC 3629 UTF-8.
+ *
+ * | dialect | reads and writes | UCS-4 | UTF-16 |
+ * |---|---|---|---|
+ * | `U8X_DIALECT_STANDARD` | RFC 3629 / Unicode Table 3-7 | both ways | both ways |
+ * | `U8X_DIALECT_LEGACY` | RFC 2044 / utf-8(7): values to 0x7FFFFFFF in up to 6 bytes, shortest form only, no FE/FF, no surrogates | both ways | both ways; a value above U+10FFFF is `U8X_ERR_NOT_REPRESENTABLE` |
+ * | `U8X_DIALECT_CESU8` | CESU-8 (TR #26): a supplementary character as two 3-byte surrogates; 4-byte forms ill-formed | both ways | both ways |
+ * | `U8X_DIALECT_MUTF8` | Java/JNI Modified UTF-8: CESU-8, and U+0000 as C0 80, never 00 | both ways | both ways |
+ * | `U8X_DIALECT_WTF8` | WTF-8: lone surrogates as 3-byte forms; a high then low surrogate is ill-formed (the pair is one 4-byte form) | both ways | both ways, lossless for any UTF-16 |
+ * | `U8X_DIALECT_GENERALIZED` | Python `surrogatepass`: any surrogate as a 3-byte form | both ways | both ways |
+ *
+ * Errors are reported as for RFC 3629 (offset, kind, maximal subpart), and
+ * every policy applies to what is ill-formed in the dialect. A
+ * surrogate's 3 bytes are one unit: a high surrogate that CESU-8 cannot
+ * pair is an ill-formed subsequence of its 3 bytes (`U8X_ERR_SURROGATE`),
+ * a lone low one is its ED byte alone, as in RFC 3629; in WTF-8 a high
+ * surrogate followed by a low one is the ill-formed subsequence (3
+ * bytes). With `U8X_MORE_INPUT`, up to 5 bytes can be left unconsumed
+ * (`U8X_INCOMPLETE`): a legacy 6-byte form, or a CESU-8 high surrogate and
+ * the start of what may be its low one. `u8x_decode_latin1`,
+ * `u8x_classify` and the `*_valid` functions are RFC 3629 only.
+ */
+enum u8x_dialect
+#if defined(__cplusplus) || (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L)
+  : uint32_t
+#endif /* defined(__cplusplus) || __STDC_VERSION__ >= 202311L */
+ {
+  /**
+   * RFC 3629 UTF-8 (the default).
+   */
+  U8X_DIALECT_STANDARD = 0,
+  /**
+   * The original 31-bit UTF-8 of RFC 2044 and utf-8(7).
+   */
+  U8X_DIALECT_LEGACY = 256,
+  /**
+   * CESU-8.
+   */
+  U8X_DIALECT_CESU8 = 512,
+  /**
+   * Modified UTF-8 (Java `DataInput`, JNI).
+   */
+  U8X_DIALECT_MUTF8 = 768,
+  /**
+   * WTF-8.
+   */
+  U8X_DIALECT_WTF8 = 1024,
+  /**
+   * Generalized UTF-8 (Python `surrogatepass`).
+   */
+  U8X_DIALECT_GENERALIZED = 1280
+};
+#ifndef __cplusplus
+#if (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L)
+typedef enum u8x_dialect u8x_dialect;
+#else
+typedef uint32_t u8x_dialect;
+#endif /* __STDC_VERSION__ >= 202311L */
+#endif /* __cplusplus */
+
+/**
  * The outcome of a call.
  */
 typedef struct u8x_result {
@@ -324,7 +394,8 @@ extern "C" {
  * ill-formed sequence, `error` = its kind and `error_len` = the length of its
  * maximal subpart; or, with `flags` = `U8X_MORE_INPUT` and a sequence cut by
  * the end of the buffer, `U8X_INCOMPLETE` with `read` = where it starts.
- * `flags` is 0 or `U8X_MORE_INPUT`. `src` may be NULL when `src_len` is 0.
+ * `flags` is 0 or `U8X_MORE_INPUT`, OR-ed with a `u8x_dialect` to check
+ * that dialect instead. `src` may be NULL when `src_len` is 0.
  *
  * # Safety
  * `src` must point to `src_len` readable bytes (or be NULL with `src_len` 0).
@@ -334,7 +405,8 @@ struct u8x_result u8x_validate(const uint8_t *src, size_t src_len, uint32_t flag
 /**
  * Decodes UTF-8 into code points (UCS-4 / UTF-32 in native byte order).
  *
- * `policy` is a `u8x_policy`; `replacement` is the scalar `U8X_REPLACE`
+ * `policy` is a `u8x_policy`, OR-ed with a `u8x_dialect` to read that
+ * dialect; `replacement` is the scalar `U8X_REPLACE`
  * writes (normally `U8X_REPLACEMENT_CHARACTER`; it must be a Unicode scalar
  * value) and is ignored by the other policies. `flags` is 0 or
  * `U8X_MORE_INPUT`.
@@ -395,7 +467,10 @@ size_t u8x_count_valid(const uint8_t *src, size_t src_len);
  * 0x10FFFF: `U8X_ILL_FORMED`, `read` = its index), `U8X_REPLACE` (write the
  * UTF-8 of `replacement`, a Unicode scalar value, instead) or `U8X_ESCAPE`
  * (U+DC80..U+DCFF become the byte they escape; other invalid units stop as
- * strict does). Other policies are `U8X_BAD_ARGUMENT`.
+ * strict does). Other policies are `U8X_BAD_ARGUMENT`. OR a `u8x_dialect`
+ * into `policy` to write that dialect (what is invalid then is what the
+ * dialect cannot write; a code point can take 6 bytes in legacy UTF-8,
+ * CESU-8 and Modified UTF-8: see `u8x_encode_bound_in`).
  *
  * Writes at most `dst_cap` bytes, never part of a character; on
  * `U8X_OUTPUT_FULL` call again from `src + read`. `read` is the code points
@@ -456,6 +531,35 @@ size_t u8x_next_boundary(const uint8_t *src, size_t src_len, size_t pos);
 size_t u8x_prev_boundary(const uint8_t *src, size_t src_len, size_t pos);
 
 /**
+ * `u8x_next_boundary` for UTF-8 in `dialect` (a `u8x_dialect`): never
+ * between the halves of a CESU-8 pair, nor, in WTF-8, between a high
+ * surrogate and the low one that makes it ill-formed. Looks at no more
+ * than 8 bytes back and 6 ahead of `pos`, per position tried. Returns
+ * `U8X_BAD_SIZE` on bad arguments (an unknown dialect among them).
+ *
+ * # Safety
+ * `src` must point to `src_len` readable bytes (or be NULL with `src_len` 0).
+ */
+size_t u8x_next_boundary_in(const uint8_t *src, size_t src_len, size_t pos, uint32_t dialect);
+
+/**
+ * `u8x_prev_boundary` for UTF-8 in `dialect` (a `u8x_dialect`). Returns
+ * `U8X_BAD_SIZE` on bad arguments.
+ *
+ * # Safety
+ * `src` must point to `src_len` readable bytes (or be NULL with `src_len` 0).
+ */
+size_t u8x_prev_boundary_in(const uint8_t *src, size_t src_len, size_t pos, uint32_t dialect);
+
+/**
+ * The most bytes `src_len` code points can encode to in `dialect` (a
+ * `u8x_dialect`) under any policy: 6 per code point in legacy UTF-8,
+ * CESU-8 and Modified UTF-8, 4 in the others. `U8X_BAD_SIZE` if that
+ * overflows `size_t` or the dialect is unknown.
+ */
+size_t u8x_encode_bound_in(size_t src_len, uint32_t dialect);
+
+/**
  * The most code points `src_len` bytes can decode to under any policy: one
  * per byte, so this is `src_len`. (Multiply by 4 for bytes only after
  * checking `src_len <= SIZE_MAX / 4`.)
@@ -471,7 +575,8 @@ size_t u8x_encode_bound(size_t src_len);
 /**
  * Decodes UTF-8 into UTF-16 code units.
  *
- * `policy` and `replacement` are as for `u8x_decode_ucs4`: every policy
+ * `policy` and `replacement` are as for `u8x_decode_ucs4` (a `u8x_dialect`
+ * OR-ed into `policy` reads that dialect): every policy
  * gives the same characters, written as UTF-16 (under `U8X_ESCAPE`, each
  * byte `b` of an ill-formed sequence becomes the lone unit 0xDC00+b, as
  * Python's surrogateescape does). `flags` is `U8X_MORE_INPUT` and at most
@@ -510,6 +615,12 @@ struct u8x_result u8x_decode_utf16(const uint8_t *src,
  * `U8X_ESCAPE`) and stops at any other. `flags` is `U8X_MORE_INPUT` and at
  * most one byte-order flag; with `U8X_MORE_INPUT`, a high surrogate ending
  * the input is `U8X_INCOMPLETE` (`error_len` 1 unit, not consumed).
+ *
+ * A `u8x_dialect` OR-ed into `policy` writes that dialect: in CESU-8 and
+ * Modified UTF-8 a pair becomes two 3-byte halves (JNI's
+ * `GetStringUTFChars`) and an unpaired surrogate is invalid as in RFC
+ * 3629; in WTF-8 and generalized UTF-8 an unpaired surrogate becomes its
+ * 3-byte form, so any UTF-16 string converts without loss.
  *
  * Writes at most `dst_cap` bytes, never part of a character; `read` is
  * units, `written` bytes. With `dst` NULL and `dst_cap` 0, `written` is
@@ -755,6 +866,7 @@ U8X_ABI_CHECK(status_size, sizeof(u8x_status) == 4);
 U8X_ABI_CHECK(error_size, sizeof(u8x_error) == 4);
 U8X_ABI_CHECK(policy_size, sizeof(u8x_policy) == 4);
 U8X_ABI_CHECK(width_size, sizeof(u8x_width) == 4);
+U8X_ABI_CHECK(dialect_size, sizeof(u8x_dialect) == 4);
 U8X_ABI_CHECK(result_status, offsetof(u8x_result, status) == 0);
 U8X_ABI_CHECK(result_error, offsetof(u8x_result, error) == 4);
 U8X_ABI_CHECK(result_read, offsetof(u8x_result, read) == 8);

@@ -16,6 +16,7 @@
 #![warn(missing_docs)]
 
 mod arch;
+mod dialect;
 pub mod ffi;
 mod forms;
 #[cfg(feature = "capi")]
@@ -26,8 +27,8 @@ mod types;
 
 pub use arch::{Engine, Tier, TierRequest};
 pub use types::{
-    ByteOrder, Classification, EncodePolicy, ErrorKind, Latin1Policy, Policy, Progress, Status,
-    Utf8Error, Width, REPLACE,
+    ByteOrder, Classification, Dialect, EncodePolicy, ErrorKind, Latin1Policy, Policy, Progress,
+    Status, Utf8Error, Width, REPLACE,
 };
 
 /// Checks that `src` is UTF-8. Same verdict, offset and `error_len` as
@@ -188,6 +189,91 @@ pub fn next_boundary(src: &[u8], pos: usize) -> Option<usize> {
 /// The last such position at or before `pos`; `None` if `pos > src.len()`.
 pub fn prev_boundary(src: &[u8], pos: usize) -> Option<usize> {
     (pos <= src.len()).then(|| scalar::boundary::prev_boundary(src, pos))
+}
+
+/// [`validate_chunk`] for UTF-8 in `dialect`.
+pub fn validate_in(dialect: Dialect, src: &[u8], more_input: bool) -> Progress {
+    Engine::best().validate_in(dialect, src, more_input)
+}
+
+/// [`decode_ucs4`] for UTF-8 in `dialect`: legacy UTF-8 gives values up to
+/// 0x7FFFFFFF, WTF-8 and generalized UTF-8 lone surrogates as they stand.
+pub fn decode_ucs4_in(
+    dialect: Dialect,
+    src: &[u8],
+    dst: &mut [u32],
+    policy: Policy,
+    more_input: bool,
+) -> Progress {
+    Engine::best().decode_ucs4_in(dialect, src, dst, policy, more_input)
+}
+
+/// [`count`] for UTF-8 in `dialect`.
+pub fn count_in(dialect: Dialect, src: &[u8], policy: Policy, more_input: bool) -> Progress {
+    Engine::best().count_in(dialect, src, policy, more_input)
+}
+
+/// [`decode_utf16`] for UTF-8 in `dialect`: a lone surrogate (WTF-8,
+/// generalized UTF-8) becomes that unit; a legacy value above U+10FFFF is
+/// [`ErrorKind::NotRepresentable`] (its whole sequence, under the policy).
+pub fn decode_utf16_in(
+    dialect: Dialect,
+    src: &[u8],
+    dst: &mut [u16],
+    policy: Policy,
+    order: ByteOrder,
+    more_input: bool,
+) -> Progress {
+    Engine::best().decode_utf16_in(dialect, src, dst, policy, order, more_input)
+}
+
+/// [`decode_utf16_len`] for UTF-8 in `dialect`.
+pub fn decode_utf16_len_in(
+    dialect: Dialect,
+    src: &[u8],
+    policy: Policy,
+    more_input: bool,
+) -> Progress {
+    Engine::best().decode_utf16_len_in(dialect, src, policy, more_input)
+}
+
+/// [`encode`] into `dialect`; with `dst` `None`, only measures (as
+/// [`encoded_len`]). Legacy UTF-8 takes values up to 0x7FFFFFFF; WTF-8 and
+/// generalized UTF-8 take lone surrogates, but in WTF-8 a high surrogate
+/// followed by a low one is an error (at the high one): its UTF-8 is the
+/// pair's 4-byte form, which decodes to one character, not two.
+pub fn encode_in(
+    dialect: Dialect,
+    src: &[u32],
+    dst: Option<&mut [u8]>,
+    policy: EncodePolicy,
+) -> Progress {
+    Engine::best().encode_in(dialect, src, dst, policy)
+}
+
+/// [`encode_utf16`] into `dialect`; with `dst` `None`, only measures. A
+/// surrogate pair is one character (two 3-byte halves in CESU-8 and
+/// Modified UTF-8); an unpaired surrogate is written as it stands in WTF-8
+/// and generalized UTF-8, and is an error elsewhere.
+pub fn encode_utf16_in(
+    dialect: Dialect,
+    src: &[u16],
+    dst: Option<&mut [u8]>,
+    policy: EncodePolicy,
+    order: ByteOrder,
+    more_input: bool,
+) -> Progress {
+    Engine::best().encode_utf16_in(dialect, src, dst, policy, order, more_input)
+}
+
+/// [`next_boundary`] for UTF-8 in `dialect`.
+pub fn next_boundary_in(dialect: Dialect, src: &[u8], pos: usize) -> Option<usize> {
+    (pos <= src.len()).then(|| dialect::boundary::next_boundary(dialect, src, pos))
+}
+
+/// [`prev_boundary`] for UTF-8 in `dialect`.
+pub fn prev_boundary_in(dialect: Dialect, src: &[u8], pos: usize) -> Option<usize> {
+    (pos <= src.len()).then(|| dialect::boundary::prev_boundary(dialect, src, pos))
 }
 
 /// The most code points `len` bytes can decode to under any policy: one per byte.

@@ -64,6 +64,35 @@ pub enum Policy {
     Cp1252,
 }
 
+/// Which UTF-8 a byte string is read as, or written in. Standard RFC 3629
+/// UTF-8 is the default; the others are the almost-UTF-8 forms real data
+/// holds, each read and written exactly, and each with its own ill-formed
+/// sequences (the policies apply to those).
+///
+/// | dialect | differs from RFC 3629 in |
+/// |---|---|
+/// | `Legacy` | RFC 2044 / utf-8(7): values up to 0x7FFFFFFF in up to 6 bytes (F5..FD leads, F4 90..BF); shortest form only; FE, FF never; surrogates ill-formed as in RFC 3629 |
+/// | `Cesu8` | Unicode TR #26: a supplementary character is its two UTF-16 surrogates, 3 bytes each; 4-byte forms (F0..F4) are ill-formed |
+/// | `Mutf8` | Java's Modified UTF-8: CESU-8, plus U+0000 as C0 80 and never as the byte 00 |
+/// | `Wtf8` | lone surrogates are 3-byte forms; a high surrogate followed by a low one is ill-formed (the pair must be the 4-byte form) |
+/// | `Generalized` | any surrogate is a 3-byte form, paired or not (Python's `surrogatepass`) |
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Dialect {
+    /// RFC 3629 / Unicode Table 3-7.
+    #[default]
+    Standard,
+    /// The original 31-bit UTF-8 of RFC 2044 and Kuhn's utf-8(7).
+    Legacy,
+    /// CESU-8 (Unicode Technical Report #26).
+    Cesu8,
+    /// Modified UTF-8 (Java `DataInput`, JNI).
+    Mutf8,
+    /// WTF-8 (Rust's `OsString` on Windows, WebAssembly hosts).
+    Wtf8,
+    /// Generalized UTF-8 (Python's `surrogatepass`).
+    Generalized,
+}
+
 /// The replacement policy with U+FFFD.
 pub const REPLACE: Policy = Policy::Replace('\u{FFFD}');
 

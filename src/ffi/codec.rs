@@ -1,11 +1,49 @@
 //! The codec entry points: validate, decode, encode, count, boundaries.
 
 use super::buffers::{input, output, Output};
-use super::types::{u8x_result, U8X_BAD_SIZE, U8X_MORE_INPUT};
-use crate::{EncodePolicy, Policy};
+use super::types::{u8x_result, U8X_BAD_SIZE, U8X_DIALECT_MASK, U8X_MORE_INPUT};
+use crate::{Dialect, EncodePolicy, Policy};
 
 fn more_input(flags: u32) -> Option<bool> {
     (flags & !U8X_MORE_INPUT == 0).then_some(flags & U8X_MORE_INPUT != 0)
+}
+
+/// The `u8x_dialect` value `code` (its bits in place), if it is one.
+pub(super) fn dialect(code: u32) -> Option<Dialect> {
+    Some(match code {
+        0 => Dialect::Standard,
+        0x100 => Dialect::Legacy,
+        0x200 => Dialect::Cesu8,
+        0x300 => Dialect::Mutf8,
+        0x400 => Dialect::Wtf8,
+        0x500 => Dialect::Generalized,
+        _ => return None,
+    })
+}
+
+/// Splits a `policy` or `flags` argument into its dialect and the rest.
+pub(super) fn split_dialect(arg: u32) -> Option<(Dialect, u32)> {
+    Some((dialect(arg & U8X_DIALECT_MASK)?, arg & !U8X_DIALECT_MASK))
+}
+
+/// A decoding `policy` argument: the policy and the dialect OR-ed into it.
+pub(super) fn decode_policy_in(policy: u32, replacement: u32) -> Option<(Dialect, Policy)> {
+    let (d, policy) = split_dialect(policy)?;
+    Some((d, decode_policy(policy, replacement)?))
+}
+
+/// An encoding `policy` argument: the policy and the dialect OR-ed into it.
+pub(super) fn encode_policy_in(policy: u32, replacement: u32) -> Option<(Dialect, EncodePolicy)> {
+    let (d, policy) = split_dialect(policy)?;
+    Some((d, encode_policy(policy, replacement)?))
+}
+
+/// The most bytes one code point (or UTF-16 unit) takes in `dialect`.
+pub(super) fn bytes_per_code_point(dialect: Dialect) -> usize {
+    match dialect {
+        Dialect::Legacy | Dialect::Cesu8 | Dialect::Mutf8 => 6,
+        _ => 4,
+    }
 }
 
 pub(super) fn decode_policy(policy: u32, replacement: u32) -> Option<Policy> {
@@ -34,22 +72,27 @@ pub(super) fn encode_policy(policy: u32, replacement: u32) -> Option<EncodePolic
 /// ill-formed sequence, `error` = its kind and `error_len` = the length of its
 /// maximal subpart; or, with `flags` = `U8X_MORE_INPUT` and a sequence cut by
 /// the end of the buffer, `U8X_INCOMPLETE` with `read` = where it starts.
-/// `flags` is 0 or `U8X_MORE_INPUT`. `src` may be NULL when `src_len` is 0.
+/// `flags` is 0 or `U8X_MORE_INPUT`, OR-ed with a `u8x_dialect` to check
+/// that dialect instead. `src` may be NULL when `src_len` is 0.
 ///
 /// # Safety
 /// `src` must point to `src_len` readable bytes (or be NULL with `src_len` 0).
 #[no_mangle]
 pub unsafe extern "C" fn u8x_validate(src: *const u8, src_len: usize, flags: u32) -> u8x_result {
+    let Some((d, flags)) = split_dialect(flags) else {
+        return u8x_result::BAD_ARGUMENT;
+    };
     // SAFETY: the caller's promise about `src` is `input`'s precondition.
     let (Some(more), Some(src)) = (more_input(flags), unsafe { input(src, src_len) }) else {
         return u8x_result::BAD_ARGUMENT;
     };
-    crate::validate_chunk(src, more).into()
+    crate::validate_in(d, src, more).into()
 }
 
 /// Decodes UTF-8 into code points (UCS-4 / UTF-32 in native byte order).
 ///
-/// `policy` is a `u8x_policy`; `replacement` is the scalar `U8X_REPLACE`
+/// `policy` is a `u8x_policy`, OR-ed with a `u8x_dialect` to read that
+/// dialect; `replacement` is the scalar `U8X_REPLACE`
 /// writes (normally `U8X_REPLACEMENT_CHARACTER`; it must be a Unicode scalar
 /// value) and is ignored by the other policies. `flags` is 0 or
 /// `U8X_MORE_INPUT`.
@@ -79,7 +122,9 @@ pub unsafe extern "C" fn u8x_decode_ucs4(
     replacement: u32,
     flags: u32,
 ) -> u8x_result {
-    let (Some(policy), Some(more)) = (decode_policy(policy, replacement), more_input(flags)) else {
+    let (Some((d, policy)), Some(more)) =
+        (decode_policy_in(policy, replacement), more_input(flags))
+    else {
         return u8x_result::BAD_ARGUMENT;
     };
     // SAFETY: the caller's promise about `src` is `input`'s precondition.
@@ -88,8 +133,8 @@ pub unsafe extern "C" fn u8x_decode_ucs4(
     };
     // SAFETY: the caller promises `dst_cap` writable elements at `dst`.
     match unsafe { output(dst, dst_cap, crate::decode_ucs4_bound(src.len()), src) } {
-        Some(Output::Buffer(dst)) => crate::decode_ucs4(src, dst, policy, more).into(),
-        Some(Output::Measure) => crate::count(src, policy, more).into(),
+        Some(Output::Buffer(dst)) => crate::decode_ucs4_in(d, src, dst, policy, more).into(),
+        Some(Output::Measure) => crate::count_in(d, src, policy, more).into(),
         None => u8x_result::BAD_ARGUMENT,
     }
 }
@@ -109,14 +154,14 @@ pub unsafe extern "C" fn u8x_count(
     policy: u32,
     flags: u32,
 ) -> u8x_result {
-    let policy = decode_policy(policy, super::types::U8X_REPLACEMENT_CHARACTER);
+    let policy = decode_policy_in(policy, super::types::U8X_REPLACEMENT_CHARACTER);
     // SAFETY: the caller's promise about `src` is `input`'s precondition.
-    let (Some(policy), Some(more), Some(src)) =
+    let (Some((d, policy)), Some(more), Some(src)) =
         (policy, more_input(flags), unsafe { input(src, src_len) })
     else {
         return u8x_result::BAD_ARGUMENT;
     };
-    crate::count(src, policy, more).into()
+    crate::count_in(d, src, policy, more).into()
 }
 
 /// The number of code points in `src`, which the caller already knows is
@@ -140,7 +185,10 @@ pub unsafe extern "C" fn u8x_count_valid(src: *const u8, src_len: usize) -> usiz
 /// 0x10FFFF: `U8X_ILL_FORMED`, `read` = its index), `U8X_REPLACE` (write the
 /// UTF-8 of `replacement`, a Unicode scalar value, instead) or `U8X_ESCAPE`
 /// (U+DC80..U+DCFF become the byte they escape; other invalid units stop as
-/// strict does). Other policies are `U8X_BAD_ARGUMENT`.
+/// strict does). Other policies are `U8X_BAD_ARGUMENT`. OR a `u8x_dialect`
+/// into `policy` to write that dialect (what is invalid then is what the
+/// dialect cannot write; a code point can take 6 bytes in legacy UTF-8,
+/// CESU-8 and Modified UTF-8: see `u8x_encode_bound_in`).
 ///
 /// Writes at most `dst_cap` bytes, never part of a character; on
 /// `U8X_OUTPUT_FULL` call again from `src + read`. `read` is the code points
@@ -161,18 +209,18 @@ pub unsafe extern "C" fn u8x_encode(
     policy: u32,
     replacement: u32,
 ) -> u8x_result {
-    let Some(policy) = encode_policy(policy, replacement) else {
+    let Some((d, policy)) = encode_policy_in(policy, replacement) else {
         return u8x_result::BAD_ARGUMENT;
     };
     // SAFETY: the caller's promise about `src` is `input`'s precondition.
     let Some(src) = (unsafe { input(src, src_len) }) else {
         return u8x_result::BAD_ARGUMENT;
     };
-    let most = src.len().saturating_mul(4);
+    let most = src.len().saturating_mul(bytes_per_code_point(d));
     // SAFETY: the caller promises `dst_cap` writable bytes at `dst`.
     match unsafe { output(dst, dst_cap, most, src) } {
-        Some(Output::Buffer(dst)) => crate::encode(src, dst, policy).into(),
-        Some(Output::Measure) => crate::encoded_len(src, policy).into(),
+        Some(Output::Buffer(dst)) => crate::encode_in(d, src, Some(dst), policy).into(),
+        Some(Output::Measure) => crate::encode_in(d, src, None, policy).into(),
         None => u8x_result::BAD_ARGUMENT,
     }
 }
@@ -226,6 +274,60 @@ pub unsafe extern "C" fn u8x_prev_boundary(src: *const u8, src_len: usize, pos: 
     // SAFETY: the caller's promise about `src` is `input`'s precondition.
     unsafe { input(src, src_len) }
         .and_then(|src| crate::prev_boundary(src, pos))
+        .unwrap_or(U8X_BAD_SIZE)
+}
+
+/// `u8x_next_boundary` for UTF-8 in `dialect` (a `u8x_dialect`): never
+/// between the halves of a CESU-8 pair, nor, in WTF-8, between a high
+/// surrogate and the low one that makes it ill-formed. Looks at no more
+/// than 8 bytes back and 6 ahead of `pos`, per position tried. Returns
+/// `U8X_BAD_SIZE` on bad arguments (an unknown dialect among them).
+///
+/// # Safety
+/// `src` must point to `src_len` readable bytes (or be NULL with `src_len` 0).
+#[no_mangle]
+pub unsafe extern "C" fn u8x_next_boundary_in(
+    src: *const u8,
+    src_len: usize,
+    pos: usize,
+    dialect: u32,
+) -> usize {
+    // SAFETY: the caller's promise about `src` is `input`'s precondition.
+    let src = unsafe { input(src, src_len) };
+    match (src, self::dialect(dialect)) {
+        (Some(src), Some(d)) => crate::next_boundary_in(d, src, pos).unwrap_or(U8X_BAD_SIZE),
+        _ => U8X_BAD_SIZE,
+    }
+}
+
+/// `u8x_prev_boundary` for UTF-8 in `dialect` (a `u8x_dialect`). Returns
+/// `U8X_BAD_SIZE` on bad arguments.
+///
+/// # Safety
+/// `src` must point to `src_len` readable bytes (or be NULL with `src_len` 0).
+#[no_mangle]
+pub unsafe extern "C" fn u8x_prev_boundary_in(
+    src: *const u8,
+    src_len: usize,
+    pos: usize,
+    dialect: u32,
+) -> usize {
+    // SAFETY: the caller's promise about `src` is `input`'s precondition.
+    let src = unsafe { input(src, src_len) };
+    match (src, self::dialect(dialect)) {
+        (Some(src), Some(d)) => crate::prev_boundary_in(d, src, pos).unwrap_or(U8X_BAD_SIZE),
+        _ => U8X_BAD_SIZE,
+    }
+}
+
+/// The most bytes `src_len` code points can encode to in `dialect` (a
+/// `u8x_dialect`) under any policy: 6 per code point in legacy UTF-8,
+/// CESU-8 and Modified UTF-8, 4 in the others. `U8X_BAD_SIZE` if that
+/// overflows `size_t` or the dialect is unknown.
+#[no_mangle]
+pub extern "C" fn u8x_encode_bound_in(src_len: usize, dialect: u32) -> usize {
+    self::dialect(dialect)
+        .and_then(|d| src_len.checked_mul(bytes_per_code_point(d)))
         .unwrap_or(U8X_BAD_SIZE)
 }
 

@@ -2,7 +2,7 @@
 //! sizes of text known to be valid.
 
 use super::buffers::{input, output, Output};
-use super::codec::{decode_policy, encode_policy};
+use super::codec::{bytes_per_code_point, decode_policy_in, encode_policy_in};
 use super::types::{
     u8x_classification, u8x_result, u8x_width, U8X_BAD_SIZE, U8X_BIG_ENDIAN, U8X_LITTLE_ENDIAN,
     U8X_MORE_INPUT,
@@ -25,7 +25,8 @@ fn utf16_flags(flags: u32) -> Option<(bool, ByteOrder)> {
 
 /// Decodes UTF-8 into UTF-16 code units.
 ///
-/// `policy` and `replacement` are as for `u8x_decode_ucs4`: every policy
+/// `policy` and `replacement` are as for `u8x_decode_ucs4` (a `u8x_dialect`
+/// OR-ed into `policy` reads that dialect): every policy
 /// gives the same characters, written as UTF-16 (under `U8X_ESCAPE`, each
 /// byte `b` of an ill-formed sequence becomes the lone unit 0xDC00+b, as
 /// Python's surrogateescape does). `flags` is `U8X_MORE_INPUT` and at most
@@ -52,8 +53,8 @@ pub unsafe extern "C" fn u8x_decode_utf16(
     replacement: u32,
     flags: u32,
 ) -> u8x_result {
-    let (Some(policy), Some((more, order))) =
-        (decode_policy(policy, replacement), utf16_flags(flags))
+    let (Some((d, policy)), Some((more, order))) =
+        (decode_policy_in(policy, replacement), utf16_flags(flags))
     else {
         return u8x_result::BAD_ARGUMENT;
     };
@@ -65,8 +66,10 @@ pub unsafe extern "C" fn u8x_decode_utf16(
     let most = src.len().saturating_mul(2);
     // SAFETY: the caller promises `dst_cap` writable units at `dst`.
     match unsafe { output(dst, dst_cap, most, src) } {
-        Some(Output::Buffer(dst)) => crate::decode_utf16(src, dst, policy, order, more).into(),
-        Some(Output::Measure) => crate::decode_utf16_len(src, policy, more).into(),
+        Some(Output::Buffer(dst)) => {
+            crate::decode_utf16_in(d, src, dst, policy, order, more).into()
+        }
+        Some(Output::Measure) => crate::decode_utf16_len_in(d, src, policy, more).into(),
         None => u8x_result::BAD_ARGUMENT,
     }
 }
@@ -83,6 +86,12 @@ pub unsafe extern "C" fn u8x_decode_utf16(
 /// `U8X_ESCAPE`) and stops at any other. `flags` is `U8X_MORE_INPUT` and at
 /// most one byte-order flag; with `U8X_MORE_INPUT`, a high surrogate ending
 /// the input is `U8X_INCOMPLETE` (`error_len` 1 unit, not consumed).
+///
+/// A `u8x_dialect` OR-ed into `policy` writes that dialect: in CESU-8 and
+/// Modified UTF-8 a pair becomes two 3-byte halves (JNI's
+/// `GetStringUTFChars`) and an unpaired surrogate is invalid as in RFC
+/// 3629; in WTF-8 and generalized UTF-8 an unpaired surrogate becomes its
+/// 3-byte form, so any UTF-16 string converts without loss.
 ///
 /// Writes at most `dst_cap` bytes, never part of a character; `read` is
 /// units, `written` bytes. With `dst` NULL and `dst_cap` 0, `written` is
@@ -103,8 +112,8 @@ pub unsafe extern "C" fn u8x_encode_utf16(
     replacement: u32,
     flags: u32,
 ) -> u8x_result {
-    let (Some(policy), Some((more, order))) =
-        (encode_policy(policy, replacement), utf16_flags(flags))
+    let (Some((d, policy)), Some((more, order))) =
+        (encode_policy_in(policy, replacement), utf16_flags(flags))
     else {
         return u8x_result::BAD_ARGUMENT;
     };
@@ -112,11 +121,14 @@ pub unsafe extern "C" fn u8x_encode_utf16(
     let Some(src) = (unsafe { input(src, src_len) }) else {
         return u8x_result::BAD_ARGUMENT;
     };
-    let most = src.len().saturating_mul(4);
+    // A supplementary replacement takes 6 bytes per unit in CESU-8.
+    let most = src.len().saturating_mul(bytes_per_code_point(d));
     // SAFETY: the caller promises `dst_cap` writable bytes at `dst`.
     match unsafe { output(dst, dst_cap, most, src) } {
-        Some(Output::Buffer(dst)) => crate::encode_utf16(src, dst, policy, order, more).into(),
-        Some(Output::Measure) => crate::encode_utf16_len(src, policy, order, more).into(),
+        Some(Output::Buffer(dst)) => {
+            crate::encode_utf16_in(d, src, Some(dst), policy, order, more).into()
+        }
+        Some(Output::Measure) => crate::encode_utf16_in(d, src, None, policy, order, more).into(),
         None => u8x_result::BAD_ARGUMENT,
     }
 }

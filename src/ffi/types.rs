@@ -103,6 +103,51 @@ pub enum u8x_policy {
     U8X_CP1252 = 4,
 }
 
+/// UTF-8 dialects. OR one into the `policy` argument of a conversion
+/// (`U8X_REPLACE | U8X_DIALECT_CESU8`), or into the `flags` of
+/// `u8x_validate` (which has no policy); the boundary and bound functions
+/// ending in `_in` take one as their `dialect` argument. Without one, text
+/// is RFC 3629 UTF-8.
+///
+/// | dialect | reads and writes | UCS-4 | UTF-16 |
+/// |---|---|---|---|
+/// | `U8X_DIALECT_STANDARD` | RFC 3629 / Unicode Table 3-7 | both ways | both ways |
+/// | `U8X_DIALECT_LEGACY` | RFC 2044 / utf-8(7): values to 0x7FFFFFFF in up to 6 bytes, shortest form only, no FE/FF, no surrogates | both ways | both ways; a value above U+10FFFF is `U8X_ERR_NOT_REPRESENTABLE` |
+/// | `U8X_DIALECT_CESU8` | CESU-8 (TR #26): a supplementary character as two 3-byte surrogates; 4-byte forms ill-formed | both ways | both ways |
+/// | `U8X_DIALECT_MUTF8` | Java/JNI Modified UTF-8: CESU-8, and U+0000 as C0 80, never 00 | both ways | both ways |
+/// | `U8X_DIALECT_WTF8` | WTF-8: lone surrogates as 3-byte forms; a high then low surrogate is ill-formed (the pair is one 4-byte form) | both ways | both ways, lossless for any UTF-16 |
+/// | `U8X_DIALECT_GENERALIZED` | Python `surrogatepass`: any surrogate as a 3-byte form | both ways | both ways |
+///
+/// Errors are reported as for RFC 3629 (offset, kind, maximal subpart), and
+/// every policy applies to what is ill-formed in the dialect. A
+/// surrogate's 3 bytes are one unit: a high surrogate that CESU-8 cannot
+/// pair is an ill-formed subsequence of its 3 bytes (`U8X_ERR_SURROGATE`),
+/// a lone low one is its ED byte alone, as in RFC 3629; in WTF-8 a high
+/// surrogate followed by a low one is the ill-formed subsequence (3
+/// bytes). With `U8X_MORE_INPUT`, up to 5 bytes can be left unconsumed
+/// (`U8X_INCOMPLETE`): a legacy 6-byte form, or a CESU-8 high surrogate and
+/// the start of what may be its low one. `u8x_decode_latin1`,
+/// `u8x_classify` and the `*_valid` functions are RFC 3629 only.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum u8x_dialect {
+    /// RFC 3629 UTF-8 (the default).
+    U8X_DIALECT_STANDARD = 0,
+    /// The original 31-bit UTF-8 of RFC 2044 and utf-8(7).
+    U8X_DIALECT_LEGACY = 0x100,
+    /// CESU-8.
+    U8X_DIALECT_CESU8 = 0x200,
+    /// Modified UTF-8 (Java `DataInput`, JNI).
+    U8X_DIALECT_MUTF8 = 0x300,
+    /// WTF-8.
+    U8X_DIALECT_WTF8 = 0x400,
+    /// Generalized UTF-8 (Python `surrogatepass`).
+    U8X_DIALECT_GENERALIZED = 0x500,
+}
+
+/// The bits of `policy` (or `flags`) that hold a `u8x_dialect`.
+pub const U8X_DIALECT_MASK: u32 = 0xFF00;
+
 /// Flag: more input follows this buffer. A sequence cut by the end of the
 /// buffer is then reported as `U8X_INCOMPLETE` and left unconsumed, instead
 /// of being ill-formed (iconv's `EINVAL`).
@@ -235,6 +280,7 @@ const _: () = {
     assert!(size_of::<u8x_error>() == 4);
     assert!(size_of::<u8x_policy>() == 4);
     assert!(size_of::<u8x_width>() == 4);
+    assert!(size_of::<u8x_dialect>() == 4);
     assert!(offset_of!(u8x_result, status) == 0);
     assert!(offset_of!(u8x_result, error) == 4);
     assert!(offset_of!(u8x_result, read) == 8);

@@ -4,14 +4,26 @@
 //! for obviousness, not speed.
 
 use super::legacy;
-use super::segment::{next_segment, Segment};
+use super::segment::{Rfc3629, Segment, Segmenter};
 use super::sink::{AsciiSink, Sink};
-use super::validate::{ascii_prefix_len, ASCII_LOOK_AHEAD};
+use super::validate::ASCII_LOOK_AHEAD;
 use crate::types::{ErrorKind, Policy, Progress, Status, Utf8Error};
 
 /// Decodes `src` into `sink`. With `more_input`, a sequence cut by the end of
 /// `src` is left unconsumed and reported as [`Status::Incomplete`].
 pub fn decode<S: Sink<u32> + AsciiSink>(
+    src: &[u8],
+    sink: &mut S,
+    policy: Policy,
+    more_input: bool,
+) -> Progress {
+    decode_with(Rfc3629, src, sink, policy, more_input)
+}
+
+/// [`decode`] with the segments of `segmenter` (a dialect's Table 3-7).
+#[inline]
+pub fn decode_with<G: Segmenter, S: Sink<u32> + AsciiSink>(
+    segmenter: G,
     src: &[u8],
     sink: &mut S,
     policy: Policy,
@@ -28,7 +40,7 @@ pub fn decode<S: Sink<u32> + AsciiSink>(
         // A bounded look ahead: with a small output buffer, scanning a long
         // ASCII run to its end on every call would make a caller's loop
         // quadratic.
-        let run = ascii_prefix_len(&src[read..src.len().min(read + ASCII_LOOK_AHEAD)]);
+        let run = segmenter.ascii_run(&src[read..src.len().min(read + ASCII_LOOK_AHEAD)]);
         if run > 0 {
             let taken = sink.push_ascii(&src[read..read + run]);
             read += taken;
@@ -37,7 +49,7 @@ pub fn decode<S: Sink<u32> + AsciiSink>(
             }
             continue;
         }
-        let (kind, len) = match next_segment(&src[read..]) {
+        let (kind, len) = match segmenter.segment(&src[read..], more_input) {
             Segment::Char { scalar, len } => {
                 if !sink.push_all(&[scalar]) {
                     return stop(Status::OutputFull, read, sink);

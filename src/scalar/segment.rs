@@ -23,6 +23,32 @@
 
 use crate::types::ErrorKind;
 
+/// How a decoder cuts its input into segments: RFC 3629 ([`Rfc3629`]) or a
+/// dialect's variant of Table 3-7 (`crate::dialect`).
+pub trait Segmenter: Copy {
+    /// The segment that starts at `src[0]` (`src` is not empty). With
+    /// `more_input`, a segment whose meaning depends on bytes past the end
+    /// of `src` is [`Segment::Truncated`].
+    fn segment(self, src: &[u8], more_input: bool) -> Segment;
+    /// How many leading bytes of `src` are each a one-byte character.
+    fn ascii_run(self, src: &[u8]) -> usize;
+}
+
+/// Table 3-7 itself.
+#[derive(Clone, Copy)]
+pub struct Rfc3629;
+
+impl Segmenter for Rfc3629 {
+    #[inline(always)]
+    fn segment(self, src: &[u8], _more_input: bool) -> Segment {
+        next_segment(src)
+    }
+    #[inline(always)]
+    fn ascii_run(self, src: &[u8]) -> usize {
+        super::validate::ascii_prefix_len(src)
+    }
+}
+
 /// One segment of the input, starting at a given offset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Segment {
@@ -40,15 +66,19 @@ pub(crate) fn is_continuation(b: u8) -> bool {
     (b as i8) < -64
 }
 
-/// The allowed range of the second byte after `lead` (C2..F4), and the error
-/// kind when a continuation byte falls outside it.
+/// The allowed range of the second byte after `lead` (C2..F4; under
+/// `LEGACY`, C2..FD), and the error kind when a continuation byte falls
+/// outside it.
 #[inline(always)]
-fn second_byte_range(lead: u8) -> (u8, u8, ErrorKind) {
+fn second_byte_range<const LEGACY: bool>(lead: u8) -> (u8, u8, ErrorKind) {
     match lead {
         0xE0 => (0xA0, 0xBF, ErrorKind::Overlong),
         0xED => (0x80, 0x9F, ErrorKind::Surrogate),
         0xF0 => (0x90, 0xBF, ErrorKind::Overlong),
-        0xF4 => (0x80, 0x8F, ErrorKind::AboveMax),
+        0xF4 if !LEGACY => (0x80, 0x8F, ErrorKind::AboveMax),
+        // RFC 2044's 5- and 6-byte forms: the shortest form only.
+        0xF8 if LEGACY => (0x88, 0xBF, ErrorKind::Overlong),
+        0xFC if LEGACY => (0x84, 0xBF, ErrorKind::Overlong),
         // Any continuation byte is in range for the other leads, so the kind
         // is never used.
         _ => (0x80, 0xBF, ErrorKind::TruncatedSequence),
@@ -59,11 +89,21 @@ fn second_byte_range(lead: u8) -> (u8, u8, ErrorKind) {
 /// cannot start a multi-byte sequence (ASCII gives 1).
 #[inline(always)]
 pub(crate) fn sequence_len(lead: u8) -> u8 {
+    sequence_len_of::<false>(lead)
+}
+
+/// [`sequence_len`], or under `LEGACY` that of RFC 2044's table (F5..F7
+/// lead 4 bytes, F8..FB 5, FC..FD 6).
+#[inline(always)]
+fn sequence_len_of<const LEGACY: bool>(lead: u8) -> u8 {
     match lead {
         0x00..=0x7F => 1,
         0xC2..=0xDF => 2,
         0xE0..=0xEF => 3,
         0xF0..=0xF4 => 4,
+        0xF5..=0xF7 if LEGACY => 4,
+        0xF8..=0xFB if LEGACY => 5,
+        0xFC..=0xFD if LEGACY => 6,
         _ => 0,
     }
 }
@@ -71,6 +111,12 @@ pub(crate) fn sequence_len(lead: u8) -> u8 {
 /// The segment that starts at `src[0]`. `src` must not be empty.
 #[inline]
 pub fn next_segment(src: &[u8]) -> Segment {
+    segment_of::<false>(src)
+}
+
+/// [`next_segment`] for RFC 2044's 31-bit UTF-8 (`LEGACY`) or RFC 3629.
+#[inline(always)]
+pub(crate) fn segment_of<const LEGACY: bool>(src: &[u8]) -> Segment {
     let lead = src[0];
     if lead < 0x80 {
         return Segment::Char {
@@ -78,7 +124,7 @@ pub fn next_segment(src: &[u8]) -> Segment {
             len: 1,
         };
     }
-    let need = sequence_len(lead);
+    let need = sequence_len_of::<LEGACY>(lead);
     if need == 0 {
         let kind = if lead < 0xC0 {
             ErrorKind::UnexpectedContinuation
@@ -88,7 +134,7 @@ pub fn next_segment(src: &[u8]) -> Segment {
         return Segment::Invalid { kind, len: 1 };
     }
     let mut scalar = (lead as u32) & (0x7F >> need);
-    let (lo, hi, range_kind) = second_byte_range(lead);
+    let (lo, hi, range_kind) = second_byte_range::<LEGACY>(lead);
     let mut i = 1usize;
     while i < need as usize {
         let Some(&b) = src.get(i) else {

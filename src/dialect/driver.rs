@@ -1,0 +1,97 @@
+//! The standard fast paths over the stretches a dialect shares with RFC
+//! 3629, the dialect's scalar core over the rest.
+//!
+//! Each trip runs the tier's RFC 3629 kernel, strict and expecting more
+//! input, on the input up to the next form [`super::scan`] says it must not
+//! see. Whatever it stops at (an ill-formed sequence by RFC 3629, a cut
+//! sequence, or that form) starts a dialect segment: everything before it
+//! is RFC 3629 UTF-8 with none of the dialect's special forms, which every
+//! dialect reads and writes alike. The dialect's scalar core then takes a
+//! window from there to a dialect boundary [`WINDOW`] elements on, applies
+//! the policy, and the kernel resumes after it. A window cut at a boundary
+//! gives exactly the output of the whole (see [`super::boundary`]).
+
+use crate::{Dialect, Progress, Status};
+
+/// Elements the scalar core takes past each stop: a text dense with the
+/// dialect's forms stays in the scalar core instead of paying a kernel
+/// call per form.
+pub(super) const WINDOW: usize = 32;
+
+/// Elements scanned ahead for the dialect's forms per trip: small enough
+/// that the kernel reads them again from L1.
+const SCAN: usize = 16 * 1024;
+
+/// One conversion in a dialect: its standard fast path and scalar core.
+pub(super) trait Leg<In> {
+    /// The tier's RFC 3629 kernel on `src`, strict, more input expected;
+    /// appends to the output.
+    fn fast(&mut self, src: &[In]) -> Progress;
+    /// The dialect's scalar core on `src`; appends to the output.
+    fn scalar(&mut self, src: &[In], more_input: bool) -> Progress;
+    /// Output units so far.
+    fn written(&self) -> usize;
+}
+
+/// Runs `leg` over `src`. `special` is how many leading elements of a slice
+/// the fast path may take; `window_end` gives the end of the scalar window
+/// that starts at an absolute position (a dialect boundary, or the end).
+pub(super) fn drive<In, L: Leg<In>>(
+    src: &[In],
+    leg: &mut L,
+    special: impl Fn(&[In]) -> usize,
+    window_end: impl Fn(usize) -> usize,
+    more_input: bool,
+) -> Progress {
+    let mut read = 0;
+    loop {
+        let stretch = special(&src[read..src.len().min(read + SCAN)]);
+        if stretch > 0 {
+            let p = leg.fast(&src[read..read + stretch]);
+            read += p.read;
+            // An "incomplete" at the end still needs the scalar core: the
+            // caller may not expect more input.
+            let finished = p.status == Status::Done && read == src.len();
+            if finished || p.status == Status::OutputFull {
+                return at(p.status, read, leg.written());
+            }
+        }
+        let end = window_end(read).max(read + 1).min(src.len());
+        let last = end == src.len();
+        let p = leg.scalar(&src[read..end], more_input && last);
+        let status = crate::forms::rebase(p.status, read);
+        read += p.read;
+        if status != Status::Done || last {
+            return at(status, read, leg.written());
+        }
+    }
+}
+
+fn at(status: Status, read: usize, written: usize) -> Progress {
+    Progress {
+        status,
+        read,
+        written,
+    }
+}
+
+/// The end of a scalar window over bytes starting at `read`.
+pub(super) fn byte_window(dialect: Dialect, src: &[u8]) -> impl Fn(usize) -> usize + '_ {
+    move |read| super::boundary::next_boundary(dialect, src, (read + WINDOW).min(src.len()))
+}
+
+/// The end of a scalar window over code points or UTF-16 units starting at
+/// `read`: never right after a high surrogate, whose meaning in WTF-8 (and
+/// pairing in UTF-16) depends on the unit after it.
+pub(super) fn unit_window<'a, T: Copy>(
+    src: &'a [T],
+    is_high: impl Fn(T) -> bool + 'a,
+) -> impl Fn(usize) -> usize + 'a {
+    move |read| {
+        let mut end = (read + WINDOW).min(src.len());
+        while end < src.len() && is_high(src[end - 1]) {
+            end += 1;
+        }
+        end
+    }
+}

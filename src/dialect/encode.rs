@@ -1,0 +1,161 @@
+//! Code points and UTF-16 to each dialect: the reference the fast paths
+//! fall back to for the units they leave alone.
+
+use crate::scalar::encode::unit_error;
+use crate::scalar::sink::Sink;
+use crate::scalar::utf16::{Next, Units};
+use crate::{ByteOrder, Dialect, EncodePolicy, ErrorKind, Progress, Status};
+
+/// Writes the shortest form of `value` (< 2^31) in RFC 2044's table to the
+/// start of `buf` and returns its length, 1 to 6 bytes.
+#[inline]
+pub(crate) fn put_legacy(value: u32, buf: &mut [u8]) -> usize {
+    let len = match value {
+        0..=0x7F => {
+            buf[0] = value as u8;
+            return 1;
+        }
+        0x80..=0x7FF => 2,
+        0x800..=0xFFFF => 3,
+        0x1_0000..=0x1F_FFFF => 4,
+        0x20_0000..=0x3FF_FFFF => 5,
+        _ => 6,
+    };
+    let mut v = value;
+    for slot in buf[1..len].iter_mut().rev() {
+        *slot = 0x80 | (v & 0x3F) as u8;
+        v >>= 6;
+    }
+    // The lead: `len` one bits, a zero, then the value's top bits.
+    buf[0] = (0xFF00u32 >> len) as u8 | v as u8;
+    len
+}
+
+fn is_surrogate(u: u32) -> bool {
+    (0xD800..0xE000).contains(&u)
+}
+
+/// Writes `unit` in `dialect` to `buf` and returns its length, or `None` if
+/// it is ill-formed there. `pairs_next`: the unit after it is a low
+/// surrogate (only WTF-8 cares: a high surrogate then may not stand alone).
+#[inline]
+fn form(dialect: Dialect, unit: u32, pairs_next: bool, buf: &mut [u8; 6]) -> Option<usize> {
+    match dialect {
+        Dialect::Standard if is_surrogate(unit) || unit > 0x10_FFFF => None,
+        Dialect::Legacy if is_surrogate(unit) || unit > 0x7FFF_FFFF => None,
+        Dialect::Cesu8 | Dialect::Mutf8 if is_surrogate(unit) || unit > 0x10_FFFF => None,
+        Dialect::Mutf8 if unit == 0 => {
+            buf[..2].copy_from_slice(&[0xC0, 0x80]);
+            Some(2)
+        }
+        Dialect::Cesu8 | Dialect::Mutf8 if unit >= 0x1_0000 => {
+            let v = unit - 0x1_0000;
+            put_legacy(0xD800 | v >> 10, &mut buf[..3]);
+            put_legacy(0xDC00 | (v & 0x3FF), &mut buf[3..]);
+            Some(6)
+        }
+        Dialect::Wtf8 | Dialect::Generalized if unit > 0x10_FFFF => None,
+        Dialect::Wtf8 if pairs_next && (0xD800..0xDC00).contains(&unit) => None,
+        // Below 0x110000 (or 2^31 for legacy) every dialect's form of what
+        // it accepts is RFC 2044's shortest form.
+        _ => Some(put_legacy(unit, buf)),
+    }
+}
+
+/// The bytes `unit` becomes in `dialect` under `policy`, or why it cannot
+/// be encoded.
+#[inline]
+pub(crate) fn unit_bytes_in(
+    dialect: Dialect,
+    unit: u32,
+    pairs_next: bool,
+    policy: EncodePolicy,
+    buf: &mut [u8; 6],
+) -> Result<&[u8], ErrorKind> {
+    if let Some(len) = form(dialect, unit, pairs_next, buf) {
+        return Ok(&buf[..len]);
+    }
+    match policy {
+        // A scalar value, which every dialect can write (in its own form:
+        // a supplementary replacement is a pair in CESU-8).
+        EncodePolicy::Replace(c) => {
+            let len = form(dialect, c as u32, false, buf).unwrap_or(0);
+            Ok(&buf[..len])
+        }
+        EncodePolicy::Escape if (0xDC80..=0xDCFF).contains(&unit) => {
+            buf[0] = unit as u8;
+            Ok(&buf[..1])
+        }
+        EncodePolicy::Strict | EncodePolicy::Escape => Err(if is_surrogate(unit) {
+            ErrorKind::Surrogate
+        } else {
+            ErrorKind::AboveMax
+        }),
+    }
+}
+
+/// Encodes code points in `dialect` into `sink`; each unit whole or not at
+/// all.
+pub fn encode<S: Sink<u8>>(
+    dialect: Dialect,
+    src: &[u32],
+    sink: &mut S,
+    policy: EncodePolicy,
+) -> Progress {
+    let mut buf = [0u8; 6];
+    for (read, &unit) in src.iter().enumerate() {
+        let pairs_next = src
+            .get(read + 1)
+            .is_some_and(|&n| (0xDC00..0xE000).contains(&n));
+        let status = match unit_bytes_in(dialect, unit, pairs_next, policy, &mut buf) {
+            Ok(bytes) if sink.push_all(bytes) => continue,
+            Ok(_) => Status::OutputFull,
+            Err(kind) => unit_error(read, kind),
+        };
+        return stop(status, read, sink);
+    }
+    stop(Status::Done, src.len(), sink)
+}
+
+fn stop<S: Sink<u8>>(status: Status, read: usize, sink: &S) -> Progress {
+    Progress {
+        status,
+        read,
+        written: sink.written(),
+    }
+}
+
+/// Encodes UTF-16 `src` (in `order`) in `dialect` into `sink`. A surrogate
+/// pair is one character, which CESU-8 and Modified UTF-8 write as two
+/// 3-byte halves and the others as 4 bytes; an unpaired surrogate is a
+/// 3-byte form in WTF-8 and generalized UTF-8, ill-formed elsewhere. With
+/// `more_input`, a high surrogate ending `src` is left unread.
+pub fn encode_utf16<S: Sink<u8>>(
+    dialect: Dialect,
+    src: &[u16],
+    sink: &mut S,
+    policy: EncodePolicy,
+    order: ByteOrder,
+    more_input: bool,
+) -> Progress {
+    let units = Units::new(src, order);
+    let mut buf = [0u8; 6];
+    let mut read = 0;
+    while read < src.len() {
+        let (value, len) = match units.next(read) {
+            Next::Unit { value, len } => (value, len),
+            Next::CutPair if more_input => return stop(Status::Incomplete { len: 1 }, read, sink),
+            Next::CutPair => (u32::from(units.get(read)), 1),
+        };
+        let status = match unit_bytes_in(dialect, value, false, policy, &mut buf) {
+            Ok(bytes) if sink.push_all(bytes) => {
+                read += len;
+                continue;
+            }
+            Ok(_) => Status::OutputFull,
+            Err(kind) => unit_error(read, kind),
+        };
+        return stop(status, read, sink);
+    }
+    stop(Status::Done, read, sink)
+}

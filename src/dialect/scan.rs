@@ -1,0 +1,67 @@
+//! Where the standard fast paths must stop for a dialect: the few inputs
+//! that RFC 3629 accepts but the dialect reads or writes differently.
+//!
+//! RFC 3629's kernels stop by themselves at everything they reject, which
+//! covers legacy UTF-8's long forms and WTF-8's surrogates. What they
+//! accept and CESU-8 does not is a 4-byte form (and a code point above
+//! U+FFFF, which CESU-8 writes as a pair), and Modified UTF-8 also refuses
+//! the byte 00 (and writes U+0000 as C0 80). Those are found here, a block
+//! at a time with no branch inside a block, which the compiler vectorises.
+
+use crate::{ByteOrder, Dialect};
+
+/// Elements tested per block before looking for the exact position.
+const BLOCK: usize = 64;
+
+/// The index of the first element of `src` for which `hit` holds, or
+/// `src.len()`.
+#[inline(always)]
+fn first<T: Copy>(src: &[T], hit: impl Fn(T) -> bool) -> usize {
+    let mut i = 0;
+    for block in src.chunks_exact(BLOCK) {
+        if block.iter().fold(false, |any, &x| any | hit(x)) {
+            break;
+        }
+        i += BLOCK;
+    }
+    i + src[i..]
+        .iter()
+        .position(|&x| hit(x))
+        .unwrap_or(src.len() - i)
+}
+
+/// How many leading bytes of `src` the standard decoder may take for
+/// `dialect`.
+pub fn bytes(dialect: Dialect, src: &[u8]) -> usize {
+    match dialect {
+        Dialect::Cesu8 => first(src, |b| b >= 0xF0),
+        // 00 - 1 wraps to FF: one comparison finds both.
+        Dialect::Mutf8 => first(src, |b| b.wrapping_sub(1) >= 0xEF),
+        _ => src.len(),
+    }
+}
+
+/// How many leading code points of `src` the standard encoder may take.
+pub fn code_points(dialect: Dialect, src: &[u32]) -> usize {
+    match dialect {
+        Dialect::Cesu8 => first(src, |c| c >= 0x1_0000),
+        Dialect::Mutf8 => first(src, |c| c.wrapping_sub(1) >= 0xFFFF),
+        _ => src.len(),
+    }
+}
+
+/// How many leading UTF-16 units of `src` (in `order`) the standard encoder
+/// may take: up to the first surrogate for CESU-8 (its pairs are written
+/// as two halves), or surrogate or 0 for Modified UTF-8.
+pub fn units(dialect: Dialect, src: &[u16], order: ByteOrder) -> usize {
+    let swap = order.swaps();
+    let native = move |u: u16| if swap { u.swap_bytes() } else { u };
+    match dialect {
+        Dialect::Cesu8 => first(src, |u| native(u) & 0xF800 == 0xD800),
+        Dialect::Mutf8 => first(src, |u| {
+            let u = native(u);
+            u & 0xF800 == 0xD800 || u == 0
+        }),
+        _ => src.len(),
+    }
+}

@@ -1,0 +1,395 @@
+//! Every tier's dialect paths against the dialect's scalar core run over
+//! the whole input, on every short input and on sequences of the forms
+//! each dialect treats specially; chunked decoding at every split point;
+//! and the boundary property (cutting at a boundary changes nothing).
+
+use super::boundary::{is_boundary, next_boundary, prev_boundary};
+use super::encode;
+use crate::scalar::decode::decode_with;
+use crate::scalar::sink::{CountSink, SliceSink};
+use crate::scalar::utf16::Utf16Sink;
+use crate::{ByteOrder, Dialect, EncodePolicy, Engine, Policy, Progress, Status, Tier};
+
+const DIALECTS: [Dialect; 6] = [
+    Dialect::Standard,
+    Dialect::Legacy,
+    Dialect::Cesu8,
+    Dialect::Mutf8,
+    Dialect::Wtf8,
+    Dialect::Generalized,
+];
+const POLICIES: [Policy; 5] = [
+    Policy::Strict,
+    Policy::Replace('\u{FFFD}'),
+    Policy::Escape,
+    Policy::Latin1,
+    Policy::Cp1252,
+];
+
+fn engines() -> Vec<Engine> {
+    Tier::ALL.into_iter().filter_map(Engine::new).collect()
+}
+
+/// Every element under an emulator is too slow; take every 7th and the edges.
+fn stride() -> usize {
+    if std::env::var_os("U8X_EMULATED").is_some_and(|v| !v.is_empty()) {
+        7
+    } else {
+        1
+    }
+}
+
+/// The scalar core over the whole input, to code points.
+fn reference_ucs4(d: Dialect, src: &[u8], policy: Policy, more: bool) -> (Progress, Vec<u32>) {
+    let mut out = vec![0; src.len()];
+    let p = decode_with(d, src, &mut SliceSink::new(&mut out), policy, more);
+    out.truncate(p.written);
+    (p, out)
+}
+
+fn reference_utf16(d: Dialect, src: &[u8], policy: Policy, more: bool) -> (Progress, Vec<u16>) {
+    let mut out = vec![0; 2 * src.len()];
+    let sink = &mut Utf16Sink::new(SliceSink::new(&mut out), ByteOrder::Native);
+    let p = decode_with(super::segment::ToUtf16(d), src, sink, policy, more);
+    out.truncate(p.written);
+    (p, out)
+}
+
+/// Sequences each dialect reads differently, and the bytes around them.
+const TOKENS: &[&[u8]] = &[
+    b"A",
+    b"\x00",
+    b"\x80",
+    b"\xBF",
+    b"\xC0\x80",
+    b"\xC0",
+    b"\xC2\xA9",
+    b"\xE2\x82\xAC",
+    b"\xE2\x82",
+    b"\xED\x9F\xBF",
+    b"\xED\xA0\x80",
+    b"\xED\xAF\xBF",
+    b"\xED\xB0\x80",
+    b"\xED\xBF\xBF",
+    b"\xED\xA0",
+    b"\xED",
+    b"\xF0\x9F\x98\x80",
+    b"\xF4\x90\x80\x80",
+    b"\xF7\xBF\xBF\xBF",
+    b"\xF8\x88\x80\x80\x80",
+    b"\xF8\x87\xBF\xBF\xBF",
+    b"\xFB\xBF\xBF\xBF\xBF",
+    b"\xFC\x84\x80\x80\x80\x80",
+    b"\xFC\x83\xBF\xBF\xBF\xBF",
+    b"\xFD\xBF\xBF\xBF\xBF\xBF",
+    b"\xFD\xBF\xBF",
+    b"\xFE",
+];
+
+/// Every sequence of up to three tokens.
+fn token_inputs() -> Vec<Vec<u8>> {
+    let mut all = vec![vec![]];
+    let mut last: Vec<Vec<u8>> = vec![vec![]];
+    for _ in 0..3 {
+        let next: Vec<Vec<u8>> = last
+            .iter()
+            .flat_map(|p| TOKENS.iter().map(move |t| [p.as_slice(), t].concat()))
+            .collect();
+        all.extend(next.iter().cloned());
+        last = next;
+    }
+    all
+}
+
+fn check_decode(e: &Engine, d: Dialect, src: &[u8], policy: Policy) {
+    for more in [false, true] {
+        let (want, cps) = reference_ucs4(d, src, policy, more);
+        let mut out = vec![0; src.len()];
+        let got = e.decode_ucs4_in(d, src, &mut out, policy, more);
+        assert_eq!(
+            (got, &out[..got.written]),
+            (want, &cps[..]),
+            "{e:?} {d:?} {policy:?} {more} {src:02X?}"
+        );
+        let count = e.count_in(d, src, policy, more);
+        assert_eq!(count, want, "count {e:?} {d:?} {policy:?} {src:02X?}");
+        let (want16, units) = reference_utf16(d, src, policy, more);
+        let mut out = vec![0; 2 * src.len()];
+        let got = e.decode_utf16_in(d, src, &mut out, policy, ByteOrder::Native, more);
+        assert_eq!(
+            (got, &out[..got.written]),
+            (want16, &units[..]),
+            "utf16 {e:?} {d:?} {policy:?} {more} {src:02X?}"
+        );
+        let len = e.decode_utf16_len_in(d, src, policy, more);
+        assert_eq!(len, want16, "utf16 len {e:?} {d:?} {policy:?} {src:02X?}");
+    }
+}
+
+#[test]
+fn every_input_of_up_to_three_bytes() {
+    // Inputs this short take the same scalar paths on every tier; the
+    // token tests below run each tier.
+    let engines = [Engine::best()];
+    let step = stride();
+    for d in DIALECTS {
+        for n in 0u32..=0xFF_FFFF {
+            if n % step as u32 != 0 && n & 0xFF != 0xFF {
+                continue;
+            }
+            let bytes = n.to_le_bytes();
+            for len in 1..=3 {
+                // Each n is one 3-byte input; its 1- and 2-byte prefixes
+                // are tried once, for the n that ends in zeros.
+                if len < 3 && n >> (8 * len) != 0 {
+                    continue;
+                }
+                let src = &bytes[..len];
+                for e in &engines {
+                    for policy in [Policy::Strict, Policy::Replace('\u{FFFD}'), Policy::Escape] {
+                        let (want, cps) = reference_ucs4(d, src, policy, false);
+                        let mut out = [0; 3];
+                        let got = e.decode_ucs4_in(d, src, &mut out, policy, false);
+                        assert_eq!(
+                            (got, &out[..got.written]),
+                            (want, &cps[..]),
+                            "{e:?} {d:?} {policy:?} {src:02X?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn token_sequences_on_every_tier_under_every_policy() {
+    let engines = engines();
+    for src in token_inputs().iter().step_by(stride()) {
+        for d in DIALECTS {
+            for e in &engines {
+                for policy in POLICIES {
+                    check_decode(e, d, src, policy);
+                }
+            }
+        }
+    }
+}
+
+/// The long inputs that make the kernels run, with the special forms at
+/// every offset of a block.
+#[test]
+fn special_forms_amid_long_text_on_every_tier() {
+    let engines = engines();
+    let filler = "aé€𝄞".repeat(40);
+    for token in TOKENS {
+        for at in (0..filler.len()).step_by(stride()) {
+            if !filler.is_char_boundary(at) {
+                continue;
+            }
+            let src = [&filler.as_bytes()[..at], token, &filler.as_bytes()[at..]].concat();
+            for d in DIALECTS {
+                for e in &engines {
+                    check_decode(e, d, &src, Policy::Replace('\u{FFFD}'));
+                    check_decode(e, d, &src, Policy::Strict);
+                }
+            }
+        }
+    }
+}
+
+/// Decoding in two chunks, the first with more input to come, gives the
+/// output of the whole.
+#[test]
+fn chunked_decoding_at_every_split() {
+    let e = Engine::best();
+    for src in token_inputs().iter().step_by(stride()) {
+        for d in DIALECTS {
+            for policy in [Policy::Replace('\u{FFFD}'), Policy::Escape] {
+                let (_, whole) = reference_ucs4(d, src, policy, false);
+                for split in 0..=src.len() {
+                    let mut out = vec![0; src.len()];
+                    let first = e.decode_ucs4_in(d, &src[..split], &mut out, policy, true);
+                    let mut got = out[..first.written].to_vec();
+                    let rest = &src[first.read..];
+                    let second = e.decode_ucs4_in(d, rest, &mut out, policy, false);
+                    assert_eq!(second.status, Status::Done);
+                    got.extend_from_slice(&out[..second.written]);
+                    assert_eq!(got, whole, "{d:?} {policy:?} {src:02X?} at {split}");
+                }
+            }
+        }
+    }
+}
+
+/// Decoding the two sides of a boundary separately gives the whole's
+/// output; every position between a boundary and the next is not one.
+#[test]
+fn boundaries_split_without_changing_the_output() {
+    for src in token_inputs().iter().step_by(stride()) {
+        for d in DIALECTS {
+            if d == Dialect::Standard {
+                for pos in 0..=src.len() {
+                    let std = crate::scalar::boundary::next_boundary(src, pos);
+                    assert_eq!(next_boundary(d, src, pos), std, "{src:02X?} {pos}");
+                }
+            }
+            for policy in [Policy::Replace('\u{FFFD}'), Policy::Escape] {
+                let (_, whole) = reference_ucs4(d, src, policy, false);
+                for pos in 0..=src.len() {
+                    let next = next_boundary(d, src, pos);
+                    let prev = prev_boundary(d, src, pos);
+                    assert!(prev <= pos && pos <= next);
+                    assert!(is_boundary(d, src, next) && is_boundary(d, src, prev));
+                    if !is_boundary(d, src, pos) {
+                        continue;
+                    }
+                    let (_, a) = reference_ucs4(d, &src[..pos], policy, false);
+                    let (_, b) = reference_ucs4(d, &src[pos..], policy, false);
+                    assert_eq!([a, b].concat(), whole, "{d:?} {src:02X?} cut at {pos}");
+                }
+            }
+        }
+    }
+}
+
+/// What the code points encode to, on each tier, against the scalar core.
+#[test]
+fn encoding_on_every_tier_matches_the_scalar_core() {
+    let specials = [
+        0,
+        0x41,
+        0x7F,
+        0x80,
+        0x7FF,
+        0x800,
+        0xD7FF,
+        0xD800,
+        0xDBFF,
+        0xDC00,
+        0xDFFF,
+        0xE000,
+        0xFFFD,
+        0xFFFF,
+        0x1_0000,
+        0x1_F600,
+        0x10_FFFF,
+        0x11_0000,
+        0x1F_FFFF,
+        0x20_0000,
+        0x3FF_FFFF,
+        0x400_0000,
+        0x7FFF_FFFF,
+        0x8000_0000,
+        0xFFFF_FFFF,
+    ];
+    let filler: Vec<u32> = "aé€𝄞".repeat(12).chars().map(|c| c as u32).collect();
+    let mut inputs: Vec<Vec<u32>> = Vec::new();
+    for &a in &specials {
+        for &b in &specials {
+            inputs.push(vec![a, b]);
+            for at in (0..filler.len()).step_by(5 * stride()) {
+                let mut v = filler.clone();
+                v.insert(at, b);
+                v.insert(at, a);
+                inputs.push(v);
+            }
+        }
+    }
+    let policies = [
+        EncodePolicy::Strict,
+        EncodePolicy::Replace('\u{10348}'),
+        EncodePolicy::Replace('\0'),
+        EncodePolicy::Escape,
+    ];
+    for e in engines() {
+        for d in DIALECTS {
+            for src in &inputs {
+                for policy in policies {
+                    let mut want = vec![0; src.len() * 6];
+                    let p = encode::encode(d, src, &mut SliceSink::new(&mut want), policy);
+                    want.truncate(p.written);
+                    let mut out = vec![0; src.len() * 6];
+                    let got = e.encode_in(d, src, Some(&mut out), policy);
+                    assert_eq!(
+                        (got, &out[..got.written]),
+                        (p, &want[..]),
+                        "{e:?} {d:?} {policy:?} {src:X?}"
+                    );
+                    assert_eq!(e.encode_in(d, src, None, policy), p);
+                    // Every output size: whole characters only, then full.
+                    for cap in 0..p.written {
+                        let got = e.encode_in(d, src, Some(&mut out[..cap]), policy);
+                        assert_eq!(got.status, Status::OutputFull);
+                        assert_eq!(&out[..got.written], &want[..got.written]);
+                    }
+                    let units: Vec<u16> = src
+                        .iter()
+                        .filter(|&&c| c <= 0xFFFF)
+                        .map(|&c| c as u16)
+                        .collect();
+                    for order in [ByteOrder::Native, ByteOrder::Big] {
+                        let swapped: Vec<u16> = if order == ByteOrder::Big {
+                            units.iter().map(|u| u.to_be()).collect()
+                        } else {
+                            units.clone()
+                        };
+                        for more in [false, true] {
+                            let mut want = vec![0; units.len() * 6];
+                            let sink = &mut SliceSink::new(&mut want);
+                            let p = encode::encode_utf16(d, &swapped, sink, policy, order, more);
+                            want.truncate(p.written);
+                            let mut out = vec![0; units.len() * 6];
+                            let got =
+                                e.encode_utf16_in(d, &swapped, Some(&mut out), policy, order, more);
+                            assert_eq!(
+                                (got, &out[..got.written]),
+                                (p, &want[..]),
+                                "utf16 {e:?} {d:?} {policy:?} {units:X?}"
+                            );
+                            assert_eq!(
+                                e.encode_utf16_in(d, &swapped, None, policy, order, more),
+                                p
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Decoding with every output capacity: whole characters, never past it.
+#[test]
+fn decoding_at_every_output_capacity() {
+    let e = Engine::best();
+    let text = [
+        b"ab".as_slice(),
+        b"\xED\xA0\xBD\xED\xB8\x80",
+        b"\xC0\x80",
+        b"\xFC\x84\x80\x80\x80\x80",
+        b"\xED\xA0\x80x",
+    ]
+    .concat();
+    for d in DIALECTS {
+        for policy in [Policy::Replace('\u{FFFD}'), Policy::Escape] {
+            let (whole, cps) = reference_ucs4(d, &text, policy, false);
+            for cap in 0..whole.written {
+                let mut out = vec![0; cap];
+                let p = e.decode_ucs4_in(d, &text, &mut out, policy, false);
+                assert_eq!(p.status, Status::OutputFull);
+                assert_eq!(&out[..p.written], &cps[..p.written]);
+                let rest = e.count_in(d, &text[p.read..], policy, false);
+                assert_eq!(p.written + rest.written, whole.written, "{d:?} cap {cap}");
+            }
+            let (w16, units) = reference_utf16(d, &text, policy, false);
+            for cap in 0..w16.written {
+                let mut out = vec![0; cap];
+                let p = e.decode_utf16_in(d, &text, &mut out, policy, ByteOrder::Native, false);
+                assert_eq!(p.status, Status::OutputFull);
+                assert_eq!(&out[..p.written], &units[..p.written]);
+            }
+            let _ = CountSink::default();
+        }
+    }
+}
