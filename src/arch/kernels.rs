@@ -57,6 +57,10 @@ pub(crate) type WidenKernel = unsafe fn(src: &[u8], out: *mut u32);
 pub(crate) type AsciiUnitsKernel =
     unsafe fn(src: &[u8], out: *mut u16, cap: usize, swap: bool) -> usize;
 
+/// The index of the first byte `b` of `src` with `b + bias >= threshold`
+/// (wrapping), or `src.len()`.
+pub(crate) type FindByteKernel = unsafe fn(src: &[u8], bias: u8, threshold: u8) -> usize;
+
 /// The longest input a [`WidenKernel`] takes.
 pub(crate) const WIDEN_MAX: usize = 64;
 
@@ -84,6 +88,7 @@ pub(crate) struct Kernels {
     count_leads: Option<LeadsKernel>,
     widen: Option<WidenKernel>,
     ascii_units: Option<AsciiUnitsKernel>,
+    find_byte: Option<FindByteKernel>,
 }
 
 /// The kernels of a tier that has every operation, in [`Kernels`]' order.
@@ -113,6 +118,7 @@ pub(crate) struct Table {
     /// Not every tier has one yet: `None` runs a loop the compiler
     /// vectorises.
     pub ascii_units: Option<AsciiUnitsKernel>,
+    pub find_byte: FindByteKernel,
 }
 
 /// The scalar tier: no kernels, every operation runs the reference core.
@@ -134,6 +140,7 @@ pub(crate) static SCALAR: Kernels = Kernels {
     count_leads: None,
     widen: None,
     ascii_units: None,
+    find_byte: None,
 };
 
 impl Kernels {
@@ -163,6 +170,7 @@ impl Kernels {
             count_leads: Some(t.count_leads),
             widen: Some(t.widen),
             ascii_units: t.ascii_units,
+            find_byte: Some(t.find_byte),
         }
     }
 
@@ -248,6 +256,10 @@ impl Kernels {
     #[inline(always)]
     pub(crate) fn count_leads(&self) -> Option<Fast<LeadsKernel>> {
         self.count_leads.map(Fast)
+    }
+
+    pub(crate) fn find_byte(&self) -> Option<Fast<FindByteKernel>> {
+        self.find_byte.map(Fast)
     }
 }
 
@@ -354,5 +366,13 @@ impl Fast<WidenKernel> {
             unsafe { (self.0)(src, dst.as_mut_ptr()) };
         }
         fits
+    }
+}
+
+impl Fast<FindByteKernel> {
+    pub(crate) fn run(self, src: &[u8], bias: u8, threshold: u8) -> usize {
+        // SAFETY: `Fast` values come only from tables handed out after the
+        // CPU check; the kernel reads only `src`.
+        unsafe { (self.0)(src, bias, threshold) }
     }
 }

@@ -312,6 +312,14 @@ impl Engine {
     }
 
     /// The counts of `src` with this tier's kernel, if it has one.
+    /// The first byte `b` of `src` with `b + bias >= threshold` (wrapping)
+    /// with this tier's kernel, if it has one.
+    pub(crate) fn find_byte_kernel(&self, src: &[u8], bias: u8, threshold: u8) -> Option<usize> {
+        self.kernels
+            .find_byte()
+            .map(|k| k.run(src, bias, threshold))
+    }
+
     pub(crate) fn stats_kernel(&self, src: &[u8]) -> Option<Utf8Stats> {
         self.kernels.stats().map(|k| k.run(src))
     }

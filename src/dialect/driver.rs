@@ -13,12 +13,15 @@
 
 use crate::{Dialect, Progress, Status};
 
-/// Elements the scalar core takes past each stop: a text dense with the
-/// dialect's forms stays in the scalar core instead of paying a kernel
-/// call per form.
+/// Elements the scalar core takes past each stop, at first: a text dense
+/// with the dialect's forms doubles it at each stop the kernel makes
+/// within [`DENSE`] elements, up to [`MAX_WINDOW`], and stays in the
+/// scalar core instead of paying a kernel call per form.
 pub(super) const WINDOW: usize = 32;
+const MAX_WINDOW: usize = 4096;
+const DENSE: usize = 256;
 
-/// Elements scanned ahead for the dialect's forms per trip: small enough
+/// Elements scanned ahead for the dialect's forms per scan: small enough
 /// that the kernel reads them again from L1.
 const SCAN: usize = 16 * 1024;
 
@@ -34,20 +37,26 @@ pub(super) trait Leg<In> {
 }
 
 /// Runs `leg` over `src`. `special` is how many leading elements of a slice
-/// the fast path may take; `window_end` gives the end of the scalar window
-/// that starts at an absolute position (a dialect boundary, or the end).
+/// the fast path may take; `window_end(start, n)` is the end of a scalar
+/// window of about `n` elements from `start` (a dialect boundary, or the
+/// end).
 pub(super) fn drive<In, L: Leg<In>>(
     src: &[In],
     leg: &mut L,
     special: impl Fn(&[In]) -> usize,
-    window_end: impl Fn(usize) -> usize,
+    window_end: impl Fn(usize, usize) -> usize,
     more_input: bool,
 ) -> Progress {
     let mut read = 0;
+    // `src[read..limit]` holds none of the dialect's forms.
+    let mut limit = 0;
+    let mut window = WINDOW;
     loop {
-        let stretch = special(&src[read..src.len().min(read + SCAN)]);
-        if stretch > 0 {
-            let p = leg.fast(&src[read..read + stretch]);
+        if limit <= read {
+            limit = read + special(&src[read..src.len().min(read + SCAN)]);
+        }
+        if limit > read {
+            let p = leg.fast(&src[read..limit]);
             read += p.read;
             // An "incomplete" at the end still needs the scalar core: the
             // caller may not expect more input.
@@ -55,8 +64,16 @@ pub(super) fn drive<In, L: Leg<In>>(
             if finished || p.status == Status::OutputFull {
                 return at(p.status, read, leg.written());
             }
+            window = if p.read < DENSE {
+                (window * 2).min(MAX_WINDOW)
+            } else {
+                WINDOW
+            };
+        } else {
+            // The dialect's forms start right here: dense.
+            window = (window * 2).min(MAX_WINDOW);
         }
-        let end = window_end(read).max(read + 1).min(src.len());
+        let end = window_end(read, window).max(read + 1).min(src.len());
         let last = end == src.len();
         let p = leg.scalar(&src[read..end], more_input && last);
         let status = crate::forms::rebase(p.status, read);
@@ -76,8 +93,8 @@ fn at(status: Status, read: usize, written: usize) -> Progress {
 }
 
 /// The end of a scalar window over bytes starting at `read`.
-pub(super) fn byte_window(dialect: Dialect, src: &[u8]) -> impl Fn(usize) -> usize + '_ {
-    move |read| super::boundary::next_boundary(dialect, src, (read + WINDOW).min(src.len()))
+pub(super) fn byte_window(dialect: Dialect, src: &[u8]) -> impl Fn(usize, usize) -> usize + '_ {
+    move |read, n| super::boundary::next_boundary(dialect, src, (read + n).min(src.len()))
 }
 
 /// The end of a scalar window over code points or UTF-16 units starting at
@@ -86,9 +103,9 @@ pub(super) fn byte_window(dialect: Dialect, src: &[u8]) -> impl Fn(usize) -> usi
 pub(super) fn unit_window<'a, T: Copy>(
     src: &'a [T],
     is_high: impl Fn(T) -> bool + 'a,
-) -> impl Fn(usize) -> usize + 'a {
-    move |read| {
-        let mut end = (read + WINDOW).min(src.len());
+) -> impl Fn(usize, usize) -> usize + 'a {
+    move |read, n| {
+        let mut end = (read + n).min(src.len());
         while end < src.len() && is_high(src[end - 1]) {
             end += 1;
         }

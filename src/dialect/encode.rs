@@ -125,6 +125,84 @@ fn stop<S: Sink<u8>>(status: Status, read: usize, sink: &S) -> Progress {
     }
 }
 
+/// Writes the leading UTF-16 units of `src` (byte-swapped if `swap`) in
+/// CESU-8, or Modified UTF-8 with `mutf8`, to `dst`, as far as they fit:
+/// there each unit is its own 1- to 3-byte form, a surrogate pair two of
+/// them. Stops before an unpaired surrogate and a high surrogate that ends
+/// `src` (the general loop decides those). Returns units read and bytes
+/// written.
+pub(crate) fn cesu_from_utf16(
+    src: &[u16],
+    dst: &mut [u8],
+    swap: bool,
+    mutf8: bool,
+) -> (usize, usize) {
+    let unit = |i: usize| if swap { src[i].swap_bytes() } else { src[i] };
+    let (mut i, mut o) = (0, 0);
+    while i < src.len() {
+        // Runs of pairs (a text of supplementary characters) go without
+        // the per-unit length logic.
+        while let (Some(&[h, l]), Some(out)) = (src.get(i..i + 2), dst.get_mut(o..o + 6)) {
+            let (h, l) = if swap {
+                (h.swap_bytes(), l.swap_bytes())
+            } else {
+                (h, l)
+            };
+            if h & 0xFC00 != 0xD800 || l & 0xFC00 != 0xDC00 {
+                break;
+            }
+            let half =
+                |lead: u8, u: u16| [0xED, lead | (u >> 6) as u8 & 0x0F, 0x80 | u as u8 & 0x3F];
+            out.copy_from_slice(&concat(half(0xA0, h), half(0xB0, l)));
+            i += 2;
+            o += 6;
+        }
+        if i == src.len() {
+            break;
+        }
+        let u = unit(i);
+        let take = if u & 0xF800 != 0xD800 {
+            1
+        } else if u < 0xDC00 && i + 1 < src.len() && unit(i + 1) & 0xFC00 == 0xDC00 {
+            2
+        } else {
+            break;
+        };
+        let need = if take == 2 {
+            6
+        } else if u == 0 && mutf8 {
+            2
+        } else {
+            1 + usize::from(u >= 0x80) + usize::from(u >= 0x800)
+        };
+        let Some(out) = dst.get_mut(o..o + need) else {
+            break;
+        };
+        let three = |u: u16| {
+            [
+                0xE0 | (u >> 12) as u8,
+                0x80 | (u >> 6) as u8 & 0x3F,
+                0x80 | u as u8 & 0x3F,
+            ]
+        };
+        match out {
+            [a, b, c, d, e, f] => [*a, *b, *c, *d, *e, *f] = concat(three(u), three(unit(i + 1))),
+            [a, b, c] => [*a, *b, *c] = three(u),
+            [a, b] if u == 0 => [*a, *b] = [0xC0, 0x80],
+            [a, b] => [*a, *b] = [0xC0 | (u >> 6) as u8, 0x80 | u as u8 & 0x3F],
+            [a] => *a = u as u8,
+            _ => unreachable!("1, 2, 3 or 6 bytes"),
+        }
+        i += take;
+        o += need;
+    }
+    (i, o)
+}
+
+fn concat(a: [u8; 3], b: [u8; 3]) -> [u8; 6] {
+    [a[0], a[1], a[2], b[0], b[1], b[2]]
+}
+
 /// Encodes UTF-16 `src` (in `order`) in `dialect` into `sink`. A surrogate
 /// pair is one character, which CESU-8 and Modified UTF-8 write as two
 /// 3-byte halves and the others as 4 bytes; an unpaired surrogate is a

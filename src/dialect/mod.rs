@@ -13,10 +13,12 @@
 pub(crate) mod boundary;
 mod driver;
 pub(crate) mod encode;
+mod pairs;
 mod scan;
 pub(crate) mod segment;
 
 use driver::{byte_window, drive, unit_window, Leg};
+use pairs::{interleave, pair_at, scalar_of, Step};
 use segment::ToUtf16;
 
 use crate::scalar::decode::decode_with;
@@ -40,8 +42,30 @@ impl Leg<u8> for Ucs4<'_> {
         p
     }
     fn scalar(&mut self, src: &[u8], more_input: bool) -> Progress {
-        let mut sink = SliceSink::new(&mut self.dst[self.written..]);
-        let p = decode_with(self.dialect, src, &mut sink, self.policy, more_input);
+        let (d, policy) = (self.dialect, self.policy);
+        let dst = &mut self.dst[self.written..];
+        let p = if has_pairs(d) {
+            interleave(src, more_input, |src, at, step| {
+                let dst = &mut dst[at..];
+                match step {
+                    Step::Pairs => {
+                        let mut n = 0;
+                        while let (Some(pair), Some(slot)) =
+                            (pair_at(&src[6 * n..]), dst.get_mut(n))
+                        {
+                            *slot = scalar_of(pair);
+                            n += 1;
+                        }
+                        progress(6 * n, n)
+                    }
+                    Step::Rest { more_input } => {
+                        decode_with(d, src, &mut SliceSink::new(dst), policy, more_input)
+                    }
+                }
+            })
+        } else {
+            decode_with(d, src, &mut SliceSink::new(dst), policy, more_input)
+        };
         self.written += p.written;
         p
     }
@@ -70,13 +94,28 @@ impl Leg<u8> for Count<'_> {
         p
     }
     fn scalar(&mut self, src: &[u8], more_input: bool) -> Progress {
-        let p = if self.utf16 {
-            let mut sink = Utf16Sink::new(CountSink::default(), ByteOrder::Native);
-            let segmenter = ToUtf16(self.dialect);
-            decode_with(segmenter, src, &mut sink, self.policy, more_input)
+        let (d, policy, utf16) = (self.dialect, self.policy, self.utf16);
+        let rest = move |src: &[u8], more_input| {
+            if utf16 {
+                let mut sink = Utf16Sink::new(CountSink::default(), ByteOrder::Native);
+                decode_with(ToUtf16(d), src, &mut sink, policy, more_input)
+            } else {
+                decode_with(d, src, &mut CountSink::default(), policy, more_input)
+            }
+        };
+        let p = if has_pairs(d) {
+            interleave(src, more_input, |src, _, step| match step {
+                Step::Pairs => {
+                    let mut n = 0;
+                    while pair_at(&src[6 * n..]).is_some() {
+                        n += 1;
+                    }
+                    progress(6 * n, if utf16 { 2 * n } else { n })
+                }
+                Step::Rest { more_input } => rest(src, more_input),
+            })
         } else {
-            let sink = &mut CountSink::default();
-            decode_with(self.dialect, src, sink, self.policy, more_input)
+            rest(src, more_input)
         };
         self.written += p.written;
         p
@@ -105,10 +144,35 @@ impl Leg<u8> for Utf16<'_> {
         p
     }
     fn scalar(&mut self, src: &[u8], more_input: bool) -> Progress {
-        let dst = SliceSink::new(&mut self.dst[self.written..]);
-        let mut sink = Utf16Sink::new(dst, self.order);
-        let segmenter = ToUtf16(self.dialect);
-        let p = decode_with(segmenter, src, &mut sink, self.policy, more_input);
+        let (d, policy, order) = (self.dialect, self.policy, self.order);
+        let dst = &mut self.dst[self.written..];
+        let rest = |src: &[u8], dst: &mut [u16], more_input| {
+            let mut sink = Utf16Sink::new(SliceSink::new(dst), order);
+            decode_with(ToUtf16(d), src, &mut sink, policy, more_input)
+        };
+        let p = if has_pairs(d) {
+            let swap = order.swaps();
+            interleave(src, more_input, |src, at, step| {
+                let dst = &mut dst[at..];
+                match step {
+                    Step::Pairs => {
+                        let mut n = 0;
+                        while let (Some(pair), Some(slots)) =
+                            (pair_at(&src[6 * n..]), dst.get_mut(2 * n..2 * n + 2))
+                        {
+                            slots.copy_from_slice(
+                                &pair.map(|u| if swap { u.swap_bytes() } else { u }),
+                            );
+                            n += 1;
+                        }
+                        progress(6 * n, 2 * n)
+                    }
+                    Step::Rest { more_input } => rest(src, dst, more_input),
+                }
+            })
+        } else {
+            rest(src, dst, more_input)
+        };
         self.written += p.written;
         p
     }
@@ -180,6 +244,20 @@ impl Leg<u16> for EncodeUtf16<'_> {
     fn scalar(&mut self, src: &[u16], more_input: bool) -> Progress {
         let (d, policy, order) = (self.dialect, self.policy, self.order);
         let p = match &mut self.dst {
+            Some(dst) if has_pairs(d) => {
+                // Runs of well-formed units in a tight loop; the general
+                // loop from the first unit it leaves.
+                let dst = &mut dst[self.written..];
+                let mutf8 = d == Dialect::Mutf8;
+                let (r, w) = encode::cesu_from_utf16(src, dst, order.swaps(), mutf8);
+                let sink = &mut SliceSink::new(&mut dst[w..]);
+                let p = encode::encode_utf16(d, &src[r..], sink, policy, order, more_input);
+                Progress {
+                    status: crate::forms::rebase(p.status, r),
+                    read: r + p.read,
+                    written: w + p.written,
+                }
+            }
             Some(dst) => {
                 let sink = &mut SliceSink::new(&mut dst[self.written..]);
                 encode::encode_utf16(d, src, sink, policy, order, more_input)
@@ -194,6 +272,21 @@ impl Leg<u16> for EncodeUtf16<'_> {
     }
     fn written(&self) -> usize {
         self.written
+    }
+}
+
+/// Whether `dialect` writes supplementary characters as pairs of 3-byte
+/// surrogates.
+fn has_pairs(dialect: Dialect) -> bool {
+    matches!(dialect, Dialect::Cesu8 | Dialect::Mutf8)
+}
+
+/// A step that consumed `read` input units and wrote `written`.
+fn progress(read: usize, written: usize) -> Progress {
+    Progress {
+        status: crate::Status::Done,
+        read,
+        written,
     }
 }
 
@@ -219,7 +312,7 @@ impl Engine {
             written: 0,
             policy,
         };
-        let special = |s: &[u8]| scan::bytes(dialect, s);
+        let special = |s: &[u8]| scan::bytes(self, dialect, s);
         drive(
             src,
             &mut leg,
@@ -270,7 +363,7 @@ impl Engine {
                     policy,
                     utf16,
                 };
-                let special = |s: &[u8]| scan::bytes(dialect, s);
+                let special = |s: &[u8]| scan::bytes(self, dialect, s);
                 drive(
                     src,
                     &mut leg,
@@ -313,7 +406,7 @@ impl Engine {
             policy,
             order,
         };
-        let special = |s: &[u8]| scan::bytes(dialect, s);
+        let special = |s: &[u8]| scan::bytes(self, dialect, s);
         drive(
             src,
             &mut leg,

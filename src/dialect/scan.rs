@@ -8,7 +8,7 @@
 //! the byte 00 (and writes U+0000 as C0 80). Those are found here, a block
 //! at a time with no branch inside a block, which the compiler vectorises.
 
-use crate::{ByteOrder, Dialect};
+use crate::{ByteOrder, Dialect, Engine};
 
 /// Elements tested per block before looking for the exact position.
 const BLOCK: usize = 64;
@@ -31,14 +31,18 @@ fn first<T: Copy>(src: &[T], hit: impl Fn(T) -> bool) -> usize {
 }
 
 /// How many leading bytes of `src` the standard decoder may take for
-/// `dialect`.
-pub fn bytes(dialect: Dialect, src: &[u8]) -> usize {
-    match dialect {
-        Dialect::Cesu8 => first(src, |b| b >= 0xF0),
-        // 00 - 1 wraps to FF: one comparison finds both.
-        Dialect::Mutf8 => first(src, |b| b.wrapping_sub(1) >= 0xEF),
-        _ => src.len(),
-    }
+/// `dialect`: up to the first F0..FF for CESU-8, or 00 or F0..FF for
+/// Modified UTF-8 (00 - 1 wraps to FF: one comparison finds both), with
+/// `engine`'s kernel if it has one.
+pub fn bytes(engine: &Engine, dialect: Dialect, src: &[u8]) -> usize {
+    let (bias, threshold) = match dialect {
+        Dialect::Cesu8 => (0, 0xF0),
+        Dialect::Mutf8 => (0xFF, 0xEF),
+        _ => return src.len(),
+    };
+    engine
+        .find_byte_kernel(src, bias, threshold)
+        .unwrap_or_else(|| first(src, |b| b.wrapping_add(bias) >= threshold))
 }
 
 /// How many leading code points of `src` the standard encoder may take.

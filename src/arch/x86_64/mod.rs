@@ -4,6 +4,7 @@ pub(crate) mod avx2;
 pub(crate) mod avx512;
 mod copy;
 mod cpu;
+pub(crate) mod find;
 mod packs;
 mod partial;
 pub(crate) mod sse;

@@ -62,6 +62,7 @@ static KERNELS: Kernels = {
         count_leads: utf8::count_leads,
         widen: super::widen::avx2,
         ascii_units: Some(super::widen::ascii_units_avx2),
+        find_byte: super::find::find_byte_avx2,
     };
     // SAFETY: every entry is a kernel of this tier, sound on any CPU with
     // the features `detected` checks for any input and any output pointer

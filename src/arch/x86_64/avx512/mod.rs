@@ -45,6 +45,7 @@ static KERNELS: Kernels = {
         count_leads: utf8::count_leads,
         widen: super::widen::avx512,
         ascii_units: None,
+        find_byte: super::find::find_byte_avx512,
     };
     // SAFETY: every entry is a kernel of this tier, sound on any CPU with
     // the features `detected` checks for any input and any output pointer

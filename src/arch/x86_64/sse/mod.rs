@@ -39,6 +39,7 @@ static KERNELS: Kernels = {
         count_leads: utf8::count_leads,
         widen: super::widen::sse41,
         ascii_units: Some(super::widen::ascii_units_sse41),
+        find_byte: super::find::find_byte_sse,
     };
     // SAFETY: every entry is a kernel of this tier, sound on any CPU with
     // the features `detected` checks for any input and any output pointer
