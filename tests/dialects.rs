@@ -187,6 +187,7 @@ fn every_one_and_two_unit_utf16_string_through_wtf8_and_modified_utf8() {
     let mut batch = Vec::with_capacity(3 * 0x10001);
     let mut out = vec![0u8; 3 * 3 * 0x10001];
     let mut back = vec![0u16; 3 * 0x10001];
+    let mut valid: Vec<u16> = Vec::with_capacity(3 * 0x10001);
     for u in firsts {
         batch.clear();
         batch.extend([u, 0x41]);
@@ -202,7 +203,8 @@ fn every_one_and_two_unit_utf16_string_through_wtf8_and_modified_utf8() {
             false,
         );
         assert_eq!(p.status, Status::Done);
-        let bytes = &out[..p.written];
+        let wtf_bytes = out[..p.written].to_vec();
+        let bytes = &wtf_bytes[..];
         let q = u8x::decode_utf16_in(
             Dialect::Wtf8,
             bytes,
@@ -216,15 +218,71 @@ fn every_one_and_two_unit_utf16_string_through_wtf8_and_modified_utf8() {
             back[..q.written] == batch[..],
             "WTF-8 round trip of strings starting {u:04X}"
         );
+        // The strings [u, v] that are well-formed UTF-16, each followed by
+        // 'A': through Modified UTF-8 and back.
+        let surrogate = |x: u32| (0xD800..0xE000).contains(&x);
+        valid.clear();
+        valid.extend([u, 0x41]);
+        for v in 0..=0xFFFFu32 {
+            let ok = match u32::from(u) {
+                0xD800..=0xDBFF => (0xDC00..0xE000).contains(&v),
+                0xDC00..=0xDFFF => false,
+                _ => !surrogate(v),
+            };
+            if ok {
+                valid.extend([u, v as u16, 0x41]);
+            }
+        }
+        if surrogate(u32::from(u)) {
+            valid.drain(..2); // [u, 'A'] is not well-formed
+        }
+        let m = u8x::encode_utf16_in(
+            Dialect::Mutf8,
+            &valid,
+            Some(&mut out),
+            EncodePolicy::Strict,
+            ByteOrder::Native,
+            false,
+        );
+        assert_eq!(m.status, Status::Done, "{u:04X}");
+        let q = u8x::decode_utf16_in(
+            Dialect::Mutf8,
+            &out[..m.written],
+            &mut back,
+            Policy::Strict,
+            ByteOrder::Native,
+            false,
+        );
+        assert_eq!(q.status, Status::Done);
+        assert!(back[..q.written] == valid[..], "{u:04X}");
+        // The whole batch, with its unpaired surrogates (measuring): the
+        // error is at the first one.
+        let p = u8x::encode_utf16_in(
+            Dialect::Mutf8,
+            &batch,
+            None,
+            EncodePolicy::Strict,
+            ByteOrder::Native,
+            false,
+        );
+        assert!(matches!(p.status, Status::IllFormed(e) if e.kind == ErrorKind::Surrogate));
+        assert_eq!(p.read, first_unpaired(&batch), "{u:04X}");
+
         // The oracles are slower than u8x: every surrogate first unit (where
         // the dialects differ) and every 16th other one.
         if u & 0xF800 != 0xD800 && u % 16 != 0 {
             continue;
         }
+        let java = cesu8::to_java_cesu8(&String::from_utf16(&valid).unwrap()).into_owned();
+        assert!(
+            out[..m.written] == java[..],
+            "Modified UTF-8 of strings starting {u:04X}"
+        );
         let want = wtf8::Wtf8Buf::from_ill_formed_utf16(&batch);
         // The crate keeps its bytes to itself: compare their length and the
         // code points they hold (a WTF-8 string is the unique encoding of
         // its code points).
+        let bytes = &wtf_bytes[..];
         assert_eq!(bytes.len(), want.len(), "WTF-8 of strings starting {u:04X}");
         let mut cps = vec![0u32; bytes.len()];
         let c = u8x::decode_ucs4_in(Dialect::Wtf8, bytes, &mut cps, Policy::Strict, false);
@@ -237,44 +295,6 @@ fn every_one_and_two_unit_utf16_string_through_wtf8_and_modified_utf8() {
         );
         let theirs: Vec<u16> = want.to_ill_formed_utf16().collect();
         assert!(theirs == batch);
-
-        // Modified UTF-8: the batch where it is well-formed UTF-16, else the
-        // error at its first unpaired surrogate.
-        let p = u8x::encode_utf16_in(
-            Dialect::Mutf8,
-            &batch,
-            Some(&mut out),
-            EncodePolicy::Strict,
-            ByteOrder::Native,
-            false,
-        );
-        let valid = String::from_utf16(&batch);
-        match valid {
-            Ok(s) => {
-                assert_eq!(p.status, Status::Done);
-                let java = cesu8::to_java_cesu8(&s);
-                assert!(
-                    out[..p.written] == *java,
-                    "Modified UTF-8 of strings starting {u:04X}"
-                );
-                let q = u8x::decode_utf16_in(
-                    Dialect::Mutf8,
-                    &java,
-                    &mut back,
-                    Policy::Strict,
-                    ByteOrder::Native,
-                    false,
-                );
-                assert_eq!(q.status, Status::Done);
-                assert!(back[..q.written] == batch[..]);
-            }
-            Err(_) => {
-                assert!(matches!(p.status, Status::IllFormed(e) if e.kind == ErrorKind::Surrogate));
-                // The error is at the first unpaired surrogate.
-                let first_bad = first_unpaired(&batch);
-                assert_eq!(p.read, first_bad, "{u:04X}");
-            }
-        }
     }
 }
 
