@@ -12,9 +12,10 @@
  * uint16_t / uint32_t / wchar_t / u8x_classification pointers, overlapping
  * input and output, unknown policies and flags, invalid replacements, a
  * position beyond the length, lengths over PTRDIFF_MAX bytes, a buffer
- * running past the end of the address space. Functions returning
- * u8x_result must give U8X_BAD_ARGUMENT (all other fields 0), those
- * returning a size U8X_BAD_SIZE, the POSIX drop-ins (size_t)-1 and EINVAL.
+ * running past the end of the address space, a corrupt u8x_mbstate_t.
+ * Functions returning u8x_result must give U8X_BAD_ARGUMENT (all other
+ * fields 0), those returning a size U8X_BAD_SIZE, the POSIX drop-ins
+ * (size_t)-1 and EINVAL.
  *
  * `functions` lists every function of the header; each test marks the ones
  * it covered, and the program fails if one was not. tests/c_harness.rs
@@ -69,6 +70,12 @@ static struct {
     FN(u8x_tier_forced),
     FN(u8x_mbstowcs),
     FN(u8x_wcstombs),
+    FN(u8x_mbrtowc),
+    FN(u8x_mbrlen),
+    FN(u8x_wcrtomb),
+    FN(u8x_mbsinit),
+    FN(u8x_mbsrtowcs),
+    FN(u8x_wcsrtombs),
 };
 
 static void cover(any_function f) {
@@ -565,6 +572,149 @@ static void posix(void) {
   }
 }
 
+/* ---- restartable POSIX drop-ins --------------------------------------------- */
+
+#define EXPECT_EINVAL(call)    \
+  do {                         \
+    errno = 0;                 \
+    CHECK_EQ((call), FAIL);    \
+    CHECK_EQ(errno, EINVAL);   \
+  } while (0)
+
+static void restartable(void) {
+  static const u8x_mbstate_t corrupt = {2, {0xE0, 0x80, 0}};
+  u8x_mbstate_t st, pending = {0};
+  wchar_t wc;
+  size_t i;
+  COVER(u8x_mbrtowc);
+  COVER(u8x_mbrlen);
+  COVER(u8x_wcrtomb);
+  COVER(u8x_mbsinit);
+  COVER(u8x_mbsrtowcs);
+  COVER(u8x_wcsrtombs);
+  CHECK_EQ(u8x_mbrlen("\xE2", 1, &pending), (size_t)-2);
+
+  check_context("u8x_mbrtowc, u8x_mbrlen, u8x_wcrtomb: refused before reading or writing");
+  for (i = 1; i < sizeof(wchar_t); i++) /* misaligned pwc; the bytes in a guard page */
+    EXPECT_EINVAL(u8x_mbrtowc((wchar_t *)(void *)(gd + i), (const char *)gs, 4, NULL));
+  st = corrupt;
+  EXPECT_EINVAL(u8x_mbrtowc((wchar_t *)(void *)gd, (const char *)gs, 4, &st));
+  EXPECT_EINVAL(u8x_mbrlen((const char *)gs, 4, &st));
+  EXPECT_EINVAL(u8x_wcrtomb((char *)gd, L'a', &st));
+  EXPECT_EINVAL(u8x_wcrtomb(NULL, L'a', &st));
+  CHECK(memcmp(&st, &corrupt, sizeof st) == 0);
+  CHECK_EQ(u8x_mbsinit(&st), 0);
+  st = pending; /* encoding from a state holding decode bytes */
+  EXPECT_EINVAL(u8x_wcrtomb((char *)gd, L'a', &st));
+  errno = 0;
+  CHECK_EQ(u8x_wcrtomb((char *)gd, 0xD800, NULL), FAIL); /* nothing written */
+  CHECK_EQ(errno, EILSEQ);
+
+  check_context("u8x_mbrtowc, u8x_mbrlen, u8x_wcrtomb: legal edges");
+  fill();
+  CHECK_EQ(u8x_mbrtowc((wchar_t *)(void *)gd, (const char *)gs, 0, NULL), (size_t)-2); /* n = 0: nothing read */
+  CHECK_EQ(u8x_mbrlen((const char *)gs, 0, NULL), (size_t)-2);
+  CHECK_EQ(u8x_mbrtowc((wchar_t *)(void *)gd, NULL, 0, NULL), 0); /* NULL s: pwc ignored */
+  /* a generous n (MB_CUR_MAX) never reads past the character, or past a
+   * byte that ends it */
+  CHECK_EQ(u8x_mbrtowc(&wc, (const char *)input_at_end("a", 1), 4, NULL), 1);
+  CHECK_EQ(u8x_mbrtowc(&wc, (const char *)input_at_end("\xF0\x9F\x98\x80", 4), SIZE_MAX, NULL), 4);
+  CHECK_EQ(wc, 0x1F600);
+  errno = 0;
+  CHECK_EQ(u8x_mbrtowc(&wc, (const char *)input_at_end("\xE2", 2), 4, NULL), FAIL); /* E2 then the NUL */
+  CHECK_EQ(errno, EILSEQ);
+  st = pending;
+  CHECK_EQ(u8x_mbrtowc((wchar_t *)(void *)(out.end - sizeof(wchar_t)), (const char *)input_at_end("\x82\xAC", 2), 2, &st), 2);
+  CHECK_EQ(*(const wchar_t *)(const void *)(out.end - sizeof(wchar_t)), 0x20AC);
+  st = pending;
+  CHECK_EQ(u8x_mbrlen((const char *)input_at_end("\x82\xAC", 2), 2, &st), 2);
+  CHECK_EQ(u8x_wcrtomb((char *)out.end - 4, 0x10FFFF, NULL), 4);
+  CHECK_BYTES(out.end - 4, 4, "\xF4\x8F\xBF\xBF", 4);
+  CHECK_EQ(u8x_wcrtomb((char *)out.end - 1, L'a', &st), 1);
+  st = pending;
+  CHECK_EQ(u8x_wcrtomb(NULL, L'a', &st), 1); /* resets */
+  CHECK(u8x_mbsinit(&st));
+  CHECK(u8x_mbsinit(NULL));
+  memset(out.end - sizeof st, 0, sizeof st); /* a state at the very end */
+  CHECK(u8x_mbsinit((const u8x_mbstate_t *)(const void *)(out.end - sizeof st)));
+  CHECK_EQ(u8x_mbrlen("\xC3", 1, (u8x_mbstate_t *)(void *)(out.end - sizeof st)), (size_t)-2);
+  CHECK(!u8x_mbsinit((const u8x_mbstate_t *)(const void *)(out.end - sizeof st)));
+
+  check_context("u8x_mbsrtowcs: refused");
+  {
+    const char *text = (const char *)input_at_end("abc", 4); /* the NUL against the guard page */
+    const char *p = text, *none = NULL;
+    EXPECT_EINVAL(u8x_mbsrtowcs((wchar_t *)(void *)gd, NULL, 8, NULL));
+    EXPECT_EINVAL(u8x_mbsrtowcs((wchar_t *)(void *)gd, &none, 8, NULL));
+    EXPECT_EINVAL(u8x_mbsrtowcs(NULL, &none, 0, NULL));
+    EXPECT_EINVAL(u8x_mbsrtowcs(NULL, (const char **)(void *)(gs + 1), 0, NULL)); /* misaligned src */
+    for (i = 1; i < sizeof(wchar_t); i++) EXPECT_EINVAL(u8x_mbsrtowcs((wchar_t *)(void *)(gd + i), &p, 8, NULL));
+    st = corrupt;
+    EXPECT_EINVAL(u8x_mbsrtowcs((wchar_t *)(void *)gd, &p, 8, &st));
+    EXPECT_EINVAL(u8x_mbsrtowcs(NULL, &p, 0, &st));
+    fill();
+    p = (const char *)input_at_end("abc", 4);
+    EXPECT_EINVAL(u8x_mbsrtowcs((wchar_t *)(void *)(in.end - 8), &p, 4, NULL)); /* overlaps the string */
+    UNTOUCHED(4);
+    CHECK(p == (const char *)in.end - 4);
+
+    check_context("u8x_mbsrtowcs: legal edges");
+    CHECK_EQ(u8x_mbsrtowcs((wchar_t *)(void *)gd, &p, 0, NULL), 0); /* no room: nothing written */
+    CHECK_EQ(u8x_mbsrtowcs(NULL, &p, 0, NULL), 3);
+    CHECK(p == (const char *)in.end - 4);
+    CHECK_EQ(u8x_mbsrtowcs((wchar_t *)(void *)(out.end - 3 * sizeof(wchar_t)), &p, 3, NULL), 3); /* no room for L'\0' */
+    CHECK(p == (const char *)in.end - 1);
+    p = (const char *)in.end - 4;
+    CHECK_EQ(u8x_mbsrtowcs((wchar_t *)(void *)(out.end - 4 * sizeof(wchar_t)), &p, SIZE_MAX / 8, NULL), 3);
+    CHECK(p == NULL);
+    p = (const char *)in.end - 1; /* "" at the very end */
+    CHECK_EQ(u8x_mbsrtowcs((wchar_t *)(void *)(out.end - sizeof(wchar_t)), &p, 1, NULL), 0);
+    CHECK(p == NULL);
+    st = pending; /* the character the state began, finished at the very end */
+    p = (const char *)input_at_end("\x82\xAC", 3);
+    CHECK_EQ(u8x_mbsrtowcs((wchar_t *)(void *)(out.end - 2 * sizeof(wchar_t)), &p, 2, &st), 1);
+    CHECK(p == NULL && u8x_mbsinit(&st));
+  }
+
+  check_context("u8x_wcsrtombs: refused");
+  {
+    static const wchar_t wide[] = {L'a', 0xE9, 0};
+    const wchar_t *w = (const wchar_t *)(const void *)input_at_end(wide, sizeof wide), *p = w, *none = NULL;
+    EXPECT_EINVAL(u8x_wcsrtombs((char *)gd, NULL, 8, NULL));
+    EXPECT_EINVAL(u8x_wcsrtombs((char *)gd, &none, 8, NULL));
+    for (i = 1; i < sizeof(wchar_t); i++) {
+      const wchar_t *mis = (const wchar_t *)(const void *)(gs + i); /* misaligned, in a guard page */
+      EXPECT_EINVAL(u8x_wcsrtombs((char *)gd, &mis, 8, NULL));
+      EXPECT_EINVAL(u8x_wcsrtombs(NULL, &mis, 0, NULL));
+    }
+    EXPECT_EINVAL(u8x_wcsrtombs(NULL, (const wchar_t **)(void *)(gs + 1), 0, NULL)); /* misaligned src */
+    st = corrupt;
+    EXPECT_EINVAL(u8x_wcsrtombs((char *)gd, &p, 8, &st));
+    st = pending;
+    EXPECT_EINVAL(u8x_wcsrtombs((char *)gd, &p, 8, &st));
+    EXPECT_EINVAL(u8x_wcsrtombs(NULL, &p, 0, &st));
+    fill();
+    w = p = (const wchar_t *)(const void *)input_at_end(wide, sizeof wide);
+    EXPECT_EINVAL(u8x_wcsrtombs((char *)w - 2, &p, 8, NULL)); /* overlaps the string */
+    UNTOUCHED(sizeof wide);
+    CHECK(p == w);
+
+    check_context("u8x_wcsrtombs: legal edges");
+    CHECK_EQ(u8x_wcsrtombs((char *)gd, &p, 0, NULL), 0);
+    CHECK_EQ(u8x_wcsrtombs(NULL, &p, 0, NULL), 3);
+    CHECK_EQ(u8x_wcsrtombs((char *)out.end - 3, &p, 3, NULL), 3); /* no room for '\0' */
+    CHECK_BYTES(out.end - 3, 3, "a\xC3\xA9", 3);
+    CHECK(p == w + 2);
+    p = w;
+    CHECK_EQ(u8x_wcsrtombs((char *)out.end - 4, &p, 4, NULL), 3);
+    CHECK(p == NULL);
+    p = (const wchar_t *)(const void *)(in.end - sizeof(wchar_t)); /* L"" at the very end */
+    CHECK_EQ(u8x_wcsrtombs((char *)out.end - 1, &p, 1, NULL), 0);
+    CHECK(p == NULL);
+  }
+  check_context("%s", "");
+}
+
 int main(void) {
   size_t i, covered = 0;
   check_begin("args_guarded");
@@ -579,6 +729,7 @@ int main(void) {
   classify();
   no_pointers();
   posix();
+  restartable();
   check_context("coverage");
   for (i = 0; i < COUNT_OF(functions); i++) {
     if (!functions[i].covered) printf("  not covered: %s\n", functions[i].name);

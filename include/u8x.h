@@ -11,7 +11,9 @@
  *   that no library can detect.
  * - Output is never written past its capacity. An output of NULL with
  *   capacity 0 means "compute the exact size needed, write nothing".
- * - No function allocates, panics, aborts or keeps state; all are reentrant.
+ * - No function allocates, panics, aborts or keeps state of its own (the
+ *   restartable u8x_mbrtowc family keeps it in the caller's u8x_mbstate_t);
+ *   all are reentrant.
  * - Decoding follows RFC 3629 / Unicode Table 3-7 and reports errors by
  *   maximal subpart (one U+FFFD per maximal subpart under U8X_REPLACE).
  */
@@ -34,6 +36,12 @@
 /** Returned by the functions that return a size_t position or count when
  * their arguments are bad (and by u8x_encode_bound on overflow): SIZE_MAX. */
 #define U8X_BAD_SIZE SIZE_MAX
+
+/**
+ * The most bytes one character takes in UTF-8: the room `u8x_wcrtomb`
+ * needs at `s` (u8x's `MB_CUR_MAX`).
+ */
+#define U8X_MB_LEN_MAX 4
 
 /**
  * The bits of `policy` (or `flags`) that hold a `u8x_dialect`.
@@ -382,6 +390,31 @@ typedef struct u8x_classification {
    */
   size_t utf16_units;
 } u8x_classification;
+
+/**
+ * The conversion state of the restartable functions, POSIX's `mbstate_t`
+ * for u8x: the bytes of a character begun but not yet finished.
+ *
+ * Zero-initialise it for the initial state (`u8x_mbstate_t st = {0};` or
+ * `memset`), pass it to one conversion at a time, and do not write its
+ * fields: a state whose `count` is above 3, whose pending bytes begin no
+ * well-formed character, or whose other bytes are not zero is corrupt, and
+ * every function refuses it with `(size_t)-1` and `errno` = `EINVAL`.
+ * After `EILSEQ` the state is always the initial state again (POSIX leaves
+ * it unspecified; glibc may keep the bytes that failed). The state only
+ * ever holds bytes while decoding: encoding from a state holding some is
+ * refused (`EINVAL`). Copying a state copies the conversion.
+ */
+typedef struct u8x_mbstate_t {
+  /**
+   * How many bytes are pending: 0 in the initial state, at most 3.
+   */
+  uint8_t count;
+  /**
+   * The pending bytes, first byte first, then zeros.
+   */
+  uint8_t bytes[3];
+} u8x_mbstate_t;
 
 #ifdef __cplusplus
 extern "C" {
@@ -847,6 +880,163 @@ size_t u8x_mbstowcs(wchar_t *dest, const char *src, size_t n);
  */
 size_t u8x_wcstombs(char *dest, const wchar_t *src, size_t n);
 
+/**
+ * `mbrtowc(3)` for UTF-8, whatever the locale: decodes the character that
+ * the bytes pending in `*ps` and the first of the `n` bytes at `s` make.
+ * Returns the number of bytes of `s` that finish it (1..4), storing it in
+ * `*pwc` unless `pwc` is NULL; 0 if it is the NUL character (stored too);
+ * `(size_t)-2` if the bytes so far begin a character that needs more (all
+ * `n` bytes are then kept in `*ps`; `n` = 0 gives this too, changing
+ * nothing); `(size_t)-1` and `errno` = `EILSEQ` if they begin no
+ * well-formed character (RFC 3629: overlong forms, surrogates and values
+ * above U+10FFFF included), refused at the first byte that rules one out,
+ * for example `E0 80` or `ED A0` with more bytes still to come.
+ * `*ps` is the initial state after anything but `(size_t)-2`.
+ *
+ * A NULL `s` means `u8x_mbrtowc(NULL, "", 1, ps)`: 0 and the initial
+ * state, or `EILSEQ` if bytes were pending (the state is then reset too).
+ * A NULL `ps` is a fresh initial state for this call only, not POSIX's
+ * hidden state: an incomplete character gives `(size_t)-2` and its bytes
+ * are forgotten. A corrupt `*ps` (see `u8x_mbstate_t`) or a misaligned
+ * `pwc`: `(size_t)-1` and `errno` = `EINVAL`, nothing changed. However
+ * large `n` is, no byte is read after the character's last one or after a
+ * byte that ends it (a terminator included), so `n` may be `MB_CUR_MAX` or
+ * `U8X_MB_LEN_MAX` on a NUL-terminated string.
+ *
+ * Where glibc's own functions under `C.UTF-8` (2.36) differ, u8x follows
+ * RFC 3629 (`c-tests/restartable.c` checks every other answer against
+ * glibc's, and u8x's at each of these points):
+ * - glibc decodes F4 90..BF and the leads F5..FD as characters above
+ *   U+10FFFF (4- to 6-byte forms, up to 0x7FFFFFFF), returning
+ *   `(size_t)-2` for their prefixes; u8x gives `EILSEQ` at the byte that
+ *   rules a character out (F4's second byte, the lead F5..FF), and
+ *   `u8x_wcrtomb` / `u8x_wcsrtombs` refuse those values, which glibc
+ *   encodes.
+ * - glibc rejects overlongs (E0 80..9F, F0 80..8F) and surrogates (ED
+ *   A0..BF) only once the sequence is complete, returning `(size_t)-2`
+ *   for `E0 80`, `F0 80`, `ED A0` fed in pieces; u8x gives `EILSEQ` at
+ *   their second byte.
+ * - After `EILSEQ` glibc's state may keep the bytes pending before the bad
+ *   one (`mbsinit` 0, and later calls fail until the caller resets it);
+ *   u8x's state is initial.
+ * - glibc's `mbsrtowcs` with a small `len` may fail with `*src` past the
+ *   first bytes of the ill-formed sequence, kept in its state; u8x's
+ *   `*src` is the sequence's first byte.
+ * - A NULL `ps` is glibc's hidden static state and a fresh one in u8x;
+ *   encoding from a state holding decode bytes is `EILSEQ` in glibc,
+ *   `EINVAL` in u8x.
+ *
+ * # Safety
+ * `s`, if not NULL, must have `n` readable bytes or be NUL-terminated;
+ * `pwc`, if not NULL, must have room for one `wchar_t`; `ps`, if not NULL,
+ * must point to a `u8x_mbstate_t`.
+ */
+size_t u8x_mbrtowc(wchar_t *pwc, const char *s, size_t n, struct u8x_mbstate_t *ps);
+
+/**
+ * `mbrlen(3)` for UTF-8: `u8x_mbrtowc(NULL, s, n, ps)`, the same return
+ * values and state rules (a NULL `ps` included: a fresh state for this
+ * call only).
+ *
+ * # Safety
+ * As for `u8x_mbrtowc`.
+ */
+size_t u8x_mbrlen(const char *s, size_t n, struct u8x_mbstate_t *ps);
+
+/**
+ * `wcrtomb(3)` for UTF-8, whatever the locale: writes the UTF-8 of `wc` at
+ * `s` (1..4 bytes, never a terminator after them) and returns how many.
+ * `wc` L'\0' writes one zero byte. A surrogate, a value above 0x10FFFF or
+ * a negative `wchar_t`: `(size_t)-1` and `errno` = `EILSEQ`, nothing
+ * written. A NULL `s` means `u8x_wcrtomb(buf, L'\0', ps)`: returns 1 and
+ * resets `*ps` to the initial state, pending bytes or not, which makes it
+ * a way to reset a state. A corrupt `*ps`, or with `s` not NULL a state
+ * holding the bytes of a character being decoded: `(size_t)-1` and
+ * `errno` = `EINVAL` (glibc gives `EILSEQ` for the latter), nothing
+ * changed. UTF-8 has no shift states, so `ps` is otherwise unused and may
+ * be NULL.
+ *
+ * # Safety
+ * `s`, if not NULL, must have room for the character: `U8X_MB_LEN_MAX`
+ * bytes always suffice. `ps`, if not NULL, must point to a
+ * `u8x_mbstate_t`.
+ */
+size_t u8x_wcrtomb(char *s, wchar_t wc, struct u8x_mbstate_t *ps);
+
+/**
+ * `mbsinit(3)`: non-zero if `ps` is NULL or `*ps` is the initial state (no
+ * bytes pending), 0 otherwise, a corrupt state included. Never sets
+ * `errno`.
+ *
+ * # Safety
+ * `ps`, if not NULL, must point to a `u8x_mbstate_t`.
+ */
+int u8x_mbsinit(const struct u8x_mbstate_t *ps);
+
+/**
+ * `mbsrtowcs(3)` for UTF-8, whatever the locale: converts the
+ * NUL-terminated string at `*src`, after the bytes pending in `*ps`, to at
+ * most `len` wide characters at `dst`. The terminator is converted and
+ * stored too if there is room for it (it is not counted); `*src` then
+ * becomes NULL. Otherwise `*src` points just past the last character
+ * converted: the next one to convert when `len` was reached, or the start
+ * of the ill-formed sequence. Returns the number of wide characters
+ * stored, not counting L'\0'. `*ps` is the initial state afterwards,
+ * whatever the outcome (an error included), except with `len` 0, which
+ * changes nothing.
+ *
+ * With `dst` NULL, counts the characters of the whole string (`len` is
+ * ignored) and changes neither `*src` nor `*ps`.
+ *
+ * An ill-formed sequence (RFC 3629; pending bytes that the string does not
+ * continue, or that its terminator cuts, included) met before `len`
+ * characters were stored: `(size_t)-1` and `errno` = `EILSEQ`, the
+ * characters before it stored. A NULL `src` or `*src`, a misaligned `src`
+ * or `dst`, a `dst` overlapping the string, or a corrupt `*ps`:
+ * `(size_t)-1` and `errno` = `EINVAL`. A NULL `ps` is a fresh initial
+ * state for this call only. (Differences from glibc: see `u8x_mbrtowc`.)
+ *
+ * Converting stops reading after `4 * len` bytes: a loop with a small
+ * buffer over a long string stays linear.
+ *
+ * # Safety
+ * `src` must point to a pointer to a NUL-terminated string; `dst`, if not
+ * NULL, must have room for `len` wide characters and overlap neither `*src`
+ * nor `ps`; `ps`, if not NULL, must point to a `u8x_mbstate_t`.
+ */
+size_t u8x_mbsrtowcs(wchar_t *dst, const char **src, size_t len, struct u8x_mbstate_t *ps);
+
+/**
+ * `wcsrtombs(3)` for UTF-8, whatever the locale: converts the
+ * L'\0'-terminated wide string at `*src` to at most `len` bytes at `dst`,
+ * never splitting a character. The terminator is converted and stored too
+ * if there is room for it (it is not counted); `*src` then becomes NULL.
+ * Otherwise `*src` points just past the last character converted: the
+ * next one when it did not fit, or the invalid one. Returns the number of
+ * bytes stored, not counting the terminator.
+ *
+ * With `dst` NULL, returns the bytes the whole string needs (`len` is
+ * ignored) and leaves `*src` alone.
+ *
+ * A surrogate, a value above 0x10FFFF or a negative `wchar_t` met while
+ * there was room left: `(size_t)-1` and `errno` = `EILSEQ`, the bytes
+ * before it stored (glibc encodes 0x110000..0x7FFFFFFF as 4- to 6-byte
+ * forms; u8x refuses them, as RFC 3629 does). A NULL `src` or `*src`, a
+ * misaligned `src` or `*src`, a `dst` overlapping the string, a corrupt
+ * `*ps` or one holding the bytes of a character being decoded:
+ * `(size_t)-1` and `errno` = `EINVAL`. UTF-8 has no shift states: `*ps` is
+ * never changed, and may be NULL.
+ *
+ * Converting stops reading after `len` wide characters: a loop with a
+ * small buffer over a long string stays linear.
+ *
+ * # Safety
+ * `src` must point to a pointer to an L'\0'-terminated wide string; `dst`,
+ * if not NULL, must have room for `len` bytes and overlap neither `*src`
+ * nor `ps`; `ps`, if not NULL, must point to a `u8x_mbstate_t`.
+ */
+size_t u8x_wcsrtombs(char *dst, const wchar_t **src, size_t len, struct u8x_mbstate_t *ps);
+
 #ifdef __cplusplus
 }  /* extern "C" */
 #endif  /* __cplusplus */
@@ -877,6 +1067,8 @@ U8X_ABI_CHECK(classification_width, offsetof(u8x_classification, width) == 0);
 U8X_ABI_CHECK(classification_code_points, offsetof(u8x_classification, code_points) == sizeof(size_t));
 U8X_ABI_CHECK(classification_utf16_units, offsetof(u8x_classification, utf16_units) == 2 * sizeof(size_t));
 U8X_ABI_CHECK(classification_size, sizeof(u8x_classification) == 3 * sizeof(size_t));
+U8X_ABI_CHECK(mbstate_size, sizeof(u8x_mbstate_t) == 4);
+U8X_ABI_CHECK(mbstate_bytes, offsetof(u8x_mbstate_t, bytes) == 1);
 #undef U8X_ABI_CHECK
 
 #endif  /* U8X_H */

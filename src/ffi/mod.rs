@@ -4,19 +4,23 @@
 //! generated from it by `build.rs` (cbindgen).
 //!
 //! Every function is reentrant and thread-safe, allocates nothing, touches no
-//! global state (the POSIX drop-ins set `errno`, as their originals do), and
+//! global state (the POSIX drop-ins set `errno`, as their originals do; the
+//! restartable ones keep their state in the caller's `u8x_mbstate_t`), and
 //! never unwinds into C: the C library is `no_std`, built with `panic =
 //! "abort"`, and its panic handler (`capi` feature, see `lib.rs`) traps.
 
 mod buffers;
 mod codec;
+mod errno;
 mod forms;
 mod meta;
 mod posix;
+mod restartable;
 mod types;
 
 pub use codec::*;
 pub use forms::*;
 pub use meta::*;
 pub use posix::*;
+pub use restartable::*;
 pub use types::*;

@@ -1,39 +1,11 @@
 //! Locale-free drop-ins for `mbstowcs` and `wcstombs`: always UTF-8, thread-safe.
 
-use core::ffi::{c_char, c_int, CStr};
+use core::ffi::{c_char, CStr};
 
 use super::buffers::{output, Output};
+use super::errno::fail;
 use crate::{EncodePolicy, Policy, Status};
 use libc::wchar_t;
-
-// u8x decodes to 32-bit code points; a 16-bit wchar_t (Windows) would need
-// UTF-16 and is not supported.
-const _: () =
-    assert!(core::mem::size_of::<wchar_t>() == 4 && core::mem::align_of::<wchar_t>() == 4);
-
-const FAILED: usize = usize::MAX;
-
-fn set_errno(code: c_int) {
-    // SAFETY: the errno location is valid, thread-local storage for the
-    // calling thread for as long as the thread runs.
-    #[cfg(any(target_os = "linux", target_os = "emscripten"))]
-    unsafe {
-        *libc::__errno_location() = code
-    }
-    #[cfg(any(target_os = "macos", target_os = "ios", target_os = "freebsd"))]
-    unsafe {
-        *libc::__error() = code
-    }
-    #[cfg(target_os = "android")]
-    unsafe {
-        *libc::__errno() = code
-    }
-}
-
-fn fail(code: c_int) -> usize {
-    set_errno(code);
-    FAILED
-}
 
 /// The POSIX ending: a full buffer is success, the terminator is written
 /// when there is room, an error before the buffer fills is `EILSEQ`.
@@ -71,7 +43,8 @@ pub unsafe extern "C" fn u8x_mbstowcs(dest: *mut wchar_t, src: *const c_char, n:
     // SAFETY: the caller promises a NUL-terminated string.
     let bytes = unsafe { CStr::from_ptr(src) }.to_bytes();
     // SAFETY: the caller promises room for `n` wide characters at `dest`;
-    // wchar_t and u32 have the same size and alignment (asserted above).
+    // wchar_t and u32 have the same size and alignment (asserted in
+    // errno.rs).
     match unsafe { output(dest.cast::<u32>(), n, bytes.len() + 1, bytes) } {
         Some(Output::Measure) | None if dest.is_null() => {
             let p = crate::count(bytes, Policy::Strict, false);
