@@ -49,6 +49,9 @@ static struct {
     FN(u8x_encoded_len),
     FN(u8x_next_boundary),
     FN(u8x_prev_boundary),
+    FN(u8x_next_boundary_in),
+    FN(u8x_prev_boundary_in),
+    FN(u8x_encode_bound_in),
     FN(u8x_decode_ucs4_bound),
     FN(u8x_encode_bound),
     FN(u8x_decode_utf16),
@@ -117,9 +120,9 @@ static const uint8_t text[] = {'a', 0xC3, 0xA9, 0xE2, 0x82, 0xAC};
 static const uint32_t cps[] = {'a', 0xE9, 0x20AC};
 static const uint16_t units[] = {'a', 0xE9, 0x20AC};
 
-static const uint32_t not_policies[] = {5, 6, 100, 0x80000000u, 0xFFFFFFFFu};
+static const uint32_t not_policies[] = {5, 6, 100, 0x80000000u, 0xFFFFFFFFu, 0x600, 0xFF00, 0x10000};
 static const uint32_t not_scalars[] = {0xD800, 0xDFFF, 0x110000, 0xFFFFFFFFu};
-static const uint32_t not_flags[] = {2, 4, 8, 0x80000000u, 0xFFFFFFFFu};
+static const uint32_t not_flags[] = {2, 4, 8, 0x80000000u, 0xFFFFFFFFu, 0x600, 0xFF00};
 static const uint32_t not_utf16_flags[] = {U8X_LITTLE_ENDIAN | U8X_BIG_ENDIAN, 8, 0x80000000u, 0xFFFFFFFFu};
 
 /* ---- UTF-8 in, no output -------------------------------------------------- */
@@ -192,6 +195,30 @@ static void boundaries(void) {
     CHECK_EQ(u8x_next_boundary(s, sizeof text, 4), 6);
     CHECK_EQ(u8x_prev_boundary(s, sizeof text, 5), 3);
     CHECK_EQ(u8x_next_boundary(s, sizeof text, 6), 6);
+  }
+  UNTOUCHED(sizeof text);
+
+  COVER(u8x_next_boundary_in);
+  COVER(u8x_prev_boundary_in);
+  check_context("boundaries in a dialect: refused, nothing read");
+  CHECK_EQ(u8x_next_boundary_in(NULL, 1, 0, U8X_DIALECT_CESU8), U8X_BAD_SIZE);
+  CHECK_EQ(u8x_prev_boundary_in(NULL, 1, 1, U8X_DIALECT_LEGACY), U8X_BAD_SIZE);
+  CHECK_EQ(u8x_next_boundary_in(gs, 16, 17, U8X_DIALECT_WTF8), U8X_BAD_SIZE);
+  CHECK_EQ(u8x_prev_boundary_in(gs, 16, SIZE_MAX, U8X_DIALECT_MUTF8), U8X_BAD_SIZE);
+  CHECK_EQ(u8x_next_boundary_in(gs, HUGE_LEN, 0, U8X_DIALECT_CESU8), U8X_BAD_SIZE);
+  CHECK_EQ(u8x_prev_boundary_in(top, 16, 8, U8X_DIALECT_GENERALIZED), U8X_BAD_SIZE);
+  CHECK_EQ(u8x_next_boundary_in(gs, 16, 0, 0x600), U8X_BAD_SIZE);
+  CHECK_EQ(u8x_prev_boundary_in(gs, 16, 0, 1), U8X_BAD_SIZE);
+  CHECK_EQ(u8x_next_boundary_in(gs, 16, 0, 0xFFFFFFFFu), U8X_BAD_SIZE);
+  check_context("boundaries in a dialect: legal edges");
+  CHECK_EQ(u8x_next_boundary_in(NULL, 0, 0, U8X_DIALECT_CESU8), 0);
+  CHECK_EQ(u8x_prev_boundary_in(gs, 0, 0, U8X_DIALECT_LEGACY), 0);
+  fill();
+  {
+    const uint8_t *s = input_at_end(text, sizeof text);
+    CHECK_EQ(u8x_next_boundary_in(s, sizeof text, 4, U8X_DIALECT_STANDARD), 6);
+    CHECK_EQ(u8x_prev_boundary_in(s, sizeof text, 5, U8X_DIALECT_WTF8), 3);
+    CHECK_EQ(u8x_next_boundary_in(s, sizeof text, 6, U8X_DIALECT_CESU8), 6);
   }
   UNTOUCHED(sizeof text);
 }
@@ -479,7 +506,12 @@ static void no_pointers(void) {
   COVER(u8x_error_name);
   COVER(u8x_tier_name);
   COVER(u8x_tier_forced);
+  COVER(u8x_encode_bound_in);
   check_context("bounds");
+  CHECK_EQ(u8x_encode_bound_in(SIZE_MAX / 6 + 1, U8X_DIALECT_CESU8), U8X_BAD_SIZE);
+  CHECK_EQ(u8x_encode_bound_in(SIZE_MAX / 6, U8X_DIALECT_LEGACY), SIZE_MAX / 6 * 6);
+  CHECK_EQ(u8x_encode_bound_in(SIZE_MAX / 4, U8X_DIALECT_WTF8), SIZE_MAX / 4 * 4);
+  CHECK_EQ(u8x_encode_bound_in(1, 0x600), U8X_BAD_SIZE);
   CHECK_EQ(u8x_encode_bound(SIZE_MAX / 4 + 1), U8X_BAD_SIZE);
   CHECK_EQ(u8x_encode_bound(SIZE_MAX / 4), SIZE_MAX / 4 * 4);
   CHECK_EQ(u8x_encode_utf16_bound(SIZE_MAX / 3 + 1), U8X_BAD_SIZE);
