@@ -1,0 +1,276 @@
+//! The conversions in a dialect as [`Leg`]s of the driver: each one's
+//! RFC 3629 kernel and the dialect's scalar core, writing to the same
+//! output.
+
+use super::driver::Leg;
+use super::encode;
+use super::pairs::{interleave, pair_at, scalar_of, Step};
+use super::segment::ToUtf16;
+use crate::scalar::decode::decode_with;
+use crate::scalar::sink::{CountSink, SliceSink};
+use crate::scalar::utf16::Utf16Sink;
+use crate::{ByteOrder, Dialect, EncodePolicy, Engine, Policy, Progress};
+
+pub(super) struct Ucs4<'a> {
+    pub(super) engine: &'a Engine,
+    pub(super) dialect: Dialect,
+    pub(super) dst: &'a mut [u32],
+    pub(super) written: usize,
+    pub(super) policy: Policy,
+}
+
+impl Leg<u8> for Ucs4<'_> {
+    fn fast(&mut self, src: &[u8]) -> Progress {
+        let dst = &mut self.dst[self.written..];
+        let p = self.engine.decode_ucs4(src, dst, Policy::Strict, true);
+        self.written += p.written;
+        p
+    }
+    fn scalar(&mut self, src: &[u8], more_input: bool) -> Progress {
+        let (d, policy) = (self.dialect, self.policy);
+        let dst = &mut self.dst[self.written..];
+        let p = if has_pairs(d) {
+            interleave(src, more_input, |src, at, step| {
+                let dst = &mut dst[at..];
+                match step {
+                    Step::Pairs => {
+                        let mut n = 0;
+                        while let (Some(pair), Some(slot)) =
+                            (pair_at(&src[6 * n..]), dst.get_mut(n))
+                        {
+                            *slot = scalar_of(pair);
+                            n += 1;
+                        }
+                        progress(6 * n, n)
+                    }
+                    Step::Rest { more_input } => {
+                        decode_with(d, src, &mut SliceSink::new(dst), policy, more_input)
+                    }
+                }
+            })
+        } else {
+            decode_with(d, src, &mut SliceSink::new(dst), policy, more_input)
+        };
+        self.written += p.written;
+        p
+    }
+    fn written(&self) -> usize {
+        self.written
+    }
+}
+
+pub(super) struct Count<'a> {
+    pub(super) engine: &'a Engine,
+    pub(super) dialect: Dialect,
+    pub(super) written: usize,
+    pub(super) policy: Policy,
+    /// Counting UTF-16 units rather than code points.
+    pub(super) utf16: bool,
+}
+
+impl Leg<u8> for Count<'_> {
+    fn fast(&mut self, src: &[u8]) -> Progress {
+        let p = if self.utf16 {
+            self.engine.decode_utf16_len(src, Policy::Strict, true)
+        } else {
+            self.engine.count(src, Policy::Strict, true)
+        };
+        self.written += p.written;
+        p
+    }
+    fn scalar(&mut self, src: &[u8], more_input: bool) -> Progress {
+        let (d, policy, utf16) = (self.dialect, self.policy, self.utf16);
+        let rest = move |src: &[u8], more_input| {
+            if utf16 {
+                let mut sink = Utf16Sink::new(CountSink::default(), ByteOrder::Native);
+                decode_with(ToUtf16(d), src, &mut sink, policy, more_input)
+            } else {
+                decode_with(d, src, &mut CountSink::default(), policy, more_input)
+            }
+        };
+        let p = if has_pairs(d) {
+            interleave(src, more_input, |src, _, step| match step {
+                Step::Pairs => {
+                    let mut n = 0;
+                    while pair_at(&src[6 * n..]).is_some() {
+                        n += 1;
+                    }
+                    progress(6 * n, if utf16 { 2 * n } else { n })
+                }
+                Step::Rest { more_input } => rest(src, more_input),
+            })
+        } else {
+            rest(src, more_input)
+        };
+        self.written += p.written;
+        p
+    }
+    fn written(&self) -> usize {
+        self.written
+    }
+}
+
+pub(super) struct Utf16<'a> {
+    pub(super) engine: &'a Engine,
+    pub(super) dialect: Dialect,
+    pub(super) dst: &'a mut [u16],
+    pub(super) written: usize,
+    pub(super) policy: Policy,
+    pub(super) order: ByteOrder,
+}
+
+impl Leg<u8> for Utf16<'_> {
+    fn fast(&mut self, src: &[u8]) -> Progress {
+        let dst = &mut self.dst[self.written..];
+        let p = self
+            .engine
+            .decode_utf16(src, dst, Policy::Strict, self.order, true);
+        self.written += p.written;
+        p
+    }
+    fn scalar(&mut self, src: &[u8], more_input: bool) -> Progress {
+        let (d, policy, order) = (self.dialect, self.policy, self.order);
+        let dst = &mut self.dst[self.written..];
+        let rest = |src: &[u8], dst: &mut [u16], more_input| {
+            let mut sink = Utf16Sink::new(SliceSink::new(dst), order);
+            decode_with(ToUtf16(d), src, &mut sink, policy, more_input)
+        };
+        let p = if has_pairs(d) {
+            let swap = order.swaps();
+            interleave(src, more_input, |src, at, step| {
+                let dst = &mut dst[at..];
+                match step {
+                    Step::Pairs => {
+                        let mut n = 0;
+                        while let (Some(pair), Some(slots)) =
+                            (pair_at(&src[6 * n..]), dst.get_mut(2 * n..2 * n + 2))
+                        {
+                            slots.copy_from_slice(
+                                &pair.map(|u| if swap { u.swap_bytes() } else { u }),
+                            );
+                            n += 1;
+                        }
+                        progress(6 * n, 2 * n)
+                    }
+                    Step::Rest { more_input } => rest(src, dst, more_input),
+                }
+            })
+        } else {
+            rest(src, dst, more_input)
+        };
+        self.written += p.written;
+        p
+    }
+    fn written(&self) -> usize {
+        self.written
+    }
+}
+
+/// Encoding code points (`dst` `None`: only measuring).
+pub(super) struct Encode<'a> {
+    pub(super) engine: &'a Engine,
+    pub(super) dialect: Dialect,
+    pub(super) dst: Option<&'a mut [u8]>,
+    pub(super) written: usize,
+    pub(super) policy: EncodePolicy,
+}
+
+impl Leg<u32> for Encode<'_> {
+    fn fast(&mut self, src: &[u32]) -> Progress {
+        let p = match &mut self.dst {
+            Some(dst) => {
+                let dst = &mut dst[self.written..];
+                self.engine.encode(src, dst, EncodePolicy::Strict)
+            }
+            None => self.engine.encoded_len(src, EncodePolicy::Strict),
+        };
+        self.written += p.written;
+        p
+    }
+    fn scalar(&mut self, src: &[u32], _more_input: bool) -> Progress {
+        let p = match &mut self.dst {
+            Some(dst) => {
+                let sink = &mut SliceSink::new(&mut dst[self.written..]);
+                encode::encode(self.dialect, src, sink, self.policy)
+            }
+            None => encode::encode(self.dialect, src, &mut CountSink::default(), self.policy),
+        };
+        self.written += p.written;
+        p
+    }
+    fn written(&self) -> usize {
+        self.written
+    }
+}
+
+/// Encoding UTF-16 (`dst` `None`: only measuring).
+pub(super) struct EncodeUtf16<'a> {
+    pub(super) engine: &'a Engine,
+    pub(super) dialect: Dialect,
+    pub(super) dst: Option<&'a mut [u8]>,
+    pub(super) written: usize,
+    pub(super) policy: EncodePolicy,
+    pub(super) order: ByteOrder,
+}
+
+impl Leg<u16> for EncodeUtf16<'_> {
+    fn fast(&mut self, src: &[u16]) -> Progress {
+        let (strict, order) = (EncodePolicy::Strict, self.order);
+        let p = match &mut self.dst {
+            Some(dst) => {
+                let dst = &mut dst[self.written..];
+                self.engine.encode_utf16(src, dst, strict, order, true)
+            }
+            None => self.engine.encode_utf16_len(src, strict, order, true),
+        };
+        self.written += p.written;
+        p
+    }
+    fn scalar(&mut self, src: &[u16], more_input: bool) -> Progress {
+        let (d, policy, order) = (self.dialect, self.policy, self.order);
+        let p = match &mut self.dst {
+            Some(dst) if has_pairs(d) => {
+                // Runs of well-formed units in a tight loop; the general
+                // loop from the first unit it leaves.
+                let dst = &mut dst[self.written..];
+                let mutf8 = d == Dialect::Mutf8;
+                let (r, w) = encode::cesu_from_utf16(src, dst, order.swaps(), mutf8);
+                let sink = &mut SliceSink::new(&mut dst[w..]);
+                let p = encode::encode_utf16(d, &src[r..], sink, policy, order, more_input);
+                Progress {
+                    status: crate::forms::rebase(p.status, r),
+                    read: r + p.read,
+                    written: w + p.written,
+                }
+            }
+            Some(dst) => {
+                let sink = &mut SliceSink::new(&mut dst[self.written..]);
+                encode::encode_utf16(d, src, sink, policy, order, more_input)
+            }
+            None => {
+                let sink = &mut CountSink::default();
+                encode::encode_utf16(d, src, sink, policy, order, more_input)
+            }
+        };
+        self.written += p.written;
+        p
+    }
+    fn written(&self) -> usize {
+        self.written
+    }
+}
+
+/// Whether `dialect` writes supplementary characters as pairs of 3-byte
+/// surrogates.
+pub(super) fn has_pairs(dialect: Dialect) -> bool {
+    matches!(dialect, Dialect::Cesu8 | Dialect::Mutf8)
+}
+
+/// A step that consumed `read` input units and wrote `written`.
+fn progress(read: usize, written: usize) -> Progress {
+    Progress {
+        status: crate::Status::Done,
+        read,
+        written,
+    }
+}
