@@ -131,7 +131,8 @@ fn every_input_of_up_to_three_bytes() {
     // Inputs this short take the same scalar paths on every tier; the
     // token tests below run each tier.
     let engines = [Engine::best()];
-    let step = stride();
+    // Under an emulator, every 61st input (and the edges) is plenty.
+    let step = if stride() > 1 { 61 } else { 1 };
     for d in DIALECTS {
         for n in 0u32..=0xFF_FFFF {
             if n % step as u32 != 0 && n & 0xFF != 0xFF {
