@@ -75,10 +75,15 @@ pub(super) fn drive<In, L: Leg<In>>(
         }
         let end = window_end(read, window).max(read + 1).min(src.len());
         let last = end == src.len();
-        let p = leg.scalar(&src[read..end], more_input && last);
+        // Short of the end, the window is decoded as if more followed: a
+        // sequence its end cuts is left for the next trip, which sees the
+        // bytes after it (decoded here, it would be reported cut short by
+        // the end of the input, the wrong kind).
+        let p = leg.scalar(&src[read..end], more_input || !last);
         let status = crate::forms::rebase(p.status, read);
         read += p.read;
-        if status != Status::Done || last {
+        let resumable = matches!(status, Status::Done | Status::Incomplete { .. });
+        if last || !resumable {
             return at(status, read, leg.written());
         }
     }

@@ -394,3 +394,33 @@ fn decoding_at_every_output_capacity() {
         }
     }
 }
+
+/// Two of the dialects' forms at every distance apart: the first starts a
+/// scalar window, the second falls at every place in it, its end included.
+#[test]
+fn two_forms_at_every_distance_on_every_tier() {
+    let engines = engines();
+    let forms: &[&[u8]] = &[
+        b"\xED\xA0\x80",
+        b"\xED\xA0\xBD\xED\xB8\x80",
+        b"\xC0\x80",
+        b"\xF4\x90\x80\x80",
+        b"\xFD\xBF\xBF\xBF\xBF\xBF",
+        b"\xE2\x82",
+        b"\x00",
+        b"\xF0\x9F\x98\x80",
+    ];
+    for first in forms {
+        for second in forms {
+            for gap in (0..80).step_by(stride()) {
+                let src = [b"ab".as_slice(), first, &b"x".repeat(gap), second, b"yz"].concat();
+                for d in DIALECTS {
+                    for e in &engines {
+                        check_decode(e, d, &src, Policy::Strict);
+                        check_decode(e, d, &src, Policy::Replace('\u{FFFD}'));
+                    }
+                }
+            }
+        }
+    }
+}
