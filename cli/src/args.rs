@@ -7,6 +7,7 @@ use std::num::NonZeroUsize;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::convert::Form;
+use crate::dialect::DialectArg;
 use crate::help;
 
 #[derive(Parser, Debug)]
@@ -83,6 +84,15 @@ pub struct CheckArgs {
     /// Check the files in each directory named, and in its subdirectories
     #[arg(short, long)]
     pub recursive: bool,
+    /// The UTF-8 to check the files against
+    #[arg(
+        long,
+        value_enum,
+        value_name = "NAME",
+        default_value_t,
+        ignore_case = true
+    )]
+    pub dialect: DialectArg,
     #[command(flatten)]
     pub jobs: Jobs,
     /// Files to check ('-' or none: standard input)
@@ -125,6 +135,15 @@ pub struct DecodeArgs {
     /// above U+00FF: strict or replace only)
     #[arg(long, value_enum, default_value_t = PolicyArg::Strict, ignore_case = true)]
     pub policy: PolicyArg,
+    /// The UTF-8 the input is in (not with --to latin1)
+    #[arg(
+        long,
+        value_enum,
+        value_name = "NAME",
+        default_value_t,
+        ignore_case = true
+    )]
+    pub dialect: DialectArg,
     #[command(flatten)]
     pub io: InOut,
 }
@@ -137,6 +156,15 @@ pub struct EncodeArgs {
     /// What to do with units that are not Unicode scalar values
     #[arg(long, value_enum, default_value_t = PolicyArg::Strict, ignore_case = true)]
     pub policy: PolicyArg,
+    /// The UTF-8 to write (not with --from latin1)
+    #[arg(
+        long,
+        value_enum,
+        value_name = "NAME",
+        default_value_t,
+        ignore_case = true
+    )]
+    pub dialect: DialectArg,
     #[command(flatten)]
     pub io: InOut,
 }
@@ -153,6 +181,16 @@ pub struct ConvertArgs {
     /// characters the --to form cannot hold
     #[arg(long, value_enum, default_value_t = PolicyArg::Strict, ignore_case = true)]
     pub policy: PolicyArg,
+    /// The UTF-8 of the side that is utf-8 (the other side not latin1;
+    /// not for utf-8 to utf-8)
+    #[arg(
+        long,
+        value_enum,
+        value_name = "NAME",
+        default_value_t,
+        ignore_case = true
+    )]
+    pub dialect: DialectArg,
     #[command(flatten)]
     pub io: InOut,
 }

@@ -12,13 +12,13 @@ use std::num::NonZeroUsize;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
-use u8x::{ErrorKind, Utf8Error};
+use u8x::{Dialect, ErrorKind, Utf8Error};
 
 use crate::args::CheckArgs;
 use crate::lines::{Locator, Place, Position};
 use crate::parallel;
 use crate::progress::Progress;
-use crate::scan::{scan, Visitor};
+use crate::scan::{scan_in, Visitor};
 use crate::stream::{describe_io, Chunks, Source};
 use crate::{describe, hex, Failure, PARALLEL_MIN};
 
@@ -47,6 +47,8 @@ struct Settings {
     format: Format,
     all: bool,
     jobs: Option<NonZeroUsize>,
+    /// The UTF-8 the files are checked against.
+    dialect: Dialect,
 }
 
 impl Settings {
@@ -142,6 +144,7 @@ pub fn run(args: &CheckArgs) -> Result<u8, Failure> {
         format,
         all: args.all,
         jobs: args.jobs.jobs,
+        dialect: args.dialect.dialect(),
     };
     let stdin = [OsString::from("-")];
     let files = if args.files.is_empty() {
@@ -226,7 +229,7 @@ fn check_one(
     let positions = settings.format.positions();
     // A stream is read once: positions are kept as it goes, if needed.
     let tracked = || match positions {
-        true => Place::Tracked(Position::default()),
+        true => Place::Tracked(Position::default(), settings.dialect),
         false => Place::Unknown,
     };
     let verdict = match source {
@@ -248,7 +251,7 @@ fn check_one(
                 let quiet = settings.format == Format::Quiet;
                 let progress = Progress::new(Some(size), &name, quiet);
                 let place = match positions {
-                    true => Place::Located(Locator::new(&file)),
+                    true => Place::Located(Locator::new(&file, settings.dialect)),
                     false => Place::Unknown,
                 };
                 match settings.threads(size) {
@@ -339,7 +342,13 @@ fn check_stream(
     };
     while let Some(chunk) = chunks.next_chunk().map_err(Failure::Input)? {
         finder.base = chunk.offset;
-        let (pos, flow) = scan(chunk.data, chunk.data.len(), chunk.more, &mut finder)?;
+        let (pos, flow) = scan_in(
+            settings.dialect,
+            chunk.data,
+            chunk.data.len(),
+            chunk.more,
+            &mut finder,
+        )?;
         progress.advance(pos as u64);
         if flow.is_break() {
             break;
@@ -361,7 +370,7 @@ fn check_parallel(
     reporter: &mut Reporter<impl Write>,
     progress: &Progress,
 ) -> Result<bool, Failure> {
-    let first_only = settings.first_only();
+    let (first_only, dialect) = (settings.first_only(), settings.dialect);
     let work = |block: parallel::Block| {
         let mut reports = Vec::new();
         let mut finder = Finder {
@@ -374,11 +383,11 @@ fn check_parallel(
                 Ok(())
             },
         };
-        let scanned = scan(block.data, block.limit, block.more, &mut finder);
+        let scanned = scan_in(dialect, block.data, block.limit, block.more, &mut finder);
         scanned.map(|_| (reports, block.limit as u64))
     };
     let mut valid = true;
-    parallel::run(file, size, threads, work, |(reports, len)| {
+    parallel::run_in(dialect, file, size, threads, work, |(reports, len)| {
         progress.advance(len);
         for mut r in reports {
             valid = false;

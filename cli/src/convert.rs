@@ -4,10 +4,11 @@
 use std::fs::File;
 use std::io::{Read, Write};
 
-use u8x::{ByteOrder, EncodePolicy, Latin1Policy, Policy, Status};
+use u8x::{ByteOrder, Dialect, EncodePolicy, Latin1Policy, Policy, Status};
 
 use crate::lines::{Locator, Place, Position};
 use crate::progress::Progress;
+use crate::scan::reclassify;
 use crate::stream::{Chunks, CHUNK};
 use crate::Failure;
 
@@ -125,34 +126,38 @@ pub enum Decoded {
         kind: u8x::ErrorKind,
     },
     /// Strict policy: the character here has no place in the output form
-    /// (above U+00FF for Latin-1).
+    /// (above U+00FF for Latin-1, above U+10FFFF for UTF-16).
     Unrepresentable {
         stop: Stop,
-        /// The character, when the library's error length spans exactly one.
-        character: Option<char>,
+        /// The character's value, when the library's error length spans
+        /// exactly one.
+        value: Option<u32>,
     },
 }
 
-/// Decodes UTF-8 from `input` to the form `to` on `out`.
+/// Decodes UTF-8 in `dialect` from `input` to the form `to` on `out`.
 /// `file` is the input when it is a regular file: the line and column of a
 /// strict stop are then found by reading it again, not kept all along.
+/// Latin-1 is RFC 3629 UTF-8 only.
 pub fn decode<W: Write>(
     input: Chunks<impl Read>,
     out: &mut W,
     to: DecodeTo,
+    dialect: Dialect,
     progress: &Progress,
     file: Option<&File>,
 ) -> Result<Decoded, Failure> {
-    decode_counting(input, out, to, progress, place(to.strict(), file), false)
+    let place = place(to.strict(), file, dialect);
+    decode_counting(input, out, to, dialect, progress, place, false)
 }
 
 /// How a decode knows where it stopped: nothing to know unless it can
 /// stop; looked up afterwards in a regular file; kept up to date otherwise.
-fn place(strict: bool, file: Option<&File>) -> Place<'_> {
+fn place(strict: bool, file: Option<&File>, dialect: Dialect) -> Place<'_> {
     match (strict, file) {
         (false, _) => Place::Unknown,
-        (true, Some(file)) => Place::Located(Locator::new(file)),
-        (true, None) => Place::Tracked(Position::default()),
+        (true, Some(file)) => Place::Located(Locator::new(file, dialect)),
+        (true, None) => Place::Tracked(Position::default(), dialect),
     }
 }
 
@@ -167,24 +172,28 @@ fn bytes_of<T: Copy>(units: &[T]) -> &[u8] {
 }
 
 /// [`decode`]; with `count_units`, a strict stop also says how many
-/// characters and UTF-16 units came before it.
+/// characters and UTF-16 units came before it (RFC 3629 only: it counts
+/// with the library's fast counts of valid UTF-8).
 fn decode_counting<W: Write>(
     input: Chunks<impl Read>,
     out: &mut W,
     to: DecodeTo,
+    dialect: Dialect,
     progress: &Progress,
     place: Place,
     count_units: bool,
 ) -> Result<Decoded, Failure> {
+    debug_assert!(!count_units || dialect == Dialect::Standard);
     let track = Track {
         place,
+        dialect,
         count_units: to.strict() && count_units,
     };
     match to {
         DecodeTo::Utf32(form, policy) => {
             let mut units = vec![0u32; CHUNK];
             decode_with(input, out, track, progress, |src, more, out| {
-                let p = u8x::decode_ucs4(src, &mut units, policy, more);
+                let p = u8x::decode_ucs4_in(dialect, src, &mut units, policy, more);
                 let units = &mut units[..p.written];
                 for u in units.iter_mut() {
                     *u = if form.big32() { u.to_be() } else { u.to_le() };
@@ -195,13 +204,15 @@ fn decode_counting<W: Write>(
         DecodeTo::Utf16(form, policy) => {
             let mut units = vec![0u16; CHUNK];
             decode_with(input, out, track, progress, |src, more, out| {
-                let p = u8x::decode_utf16(src, &mut units, policy, form.order(), more);
+                let order = form.order();
+                let p = u8x::decode_utf16_in(dialect, src, &mut units, policy, order, more);
                 // The units are stored in the form's byte order: their bytes
                 // in memory are the bytes of the form.
                 out.write_all(bytes_of(&units[..p.written])).map(|()| p)
             })
         }
         DecodeTo::Latin1(policy) => {
+            assert_eq!(dialect, Dialect::Standard, "Latin-1 is RFC 3629 only");
             let mut bytes = vec![0u8; CHUNK];
             decode_with(input, out, track, progress, |src, more, out| {
                 let p = u8x::decode_latin1(src, &mut bytes, policy, more);
@@ -220,7 +231,8 @@ pub fn copy<W: Write>(
     file: Option<&File>,
 ) -> Result<Decoded, Failure> {
     let track = Track {
-        place: place(true, file),
+        place: place(true, file, Dialect::Standard),
+        dialect: Dialect::Standard,
         count_units: false,
     };
     decode_with(input, out, track, progress, |src, more, out| {
@@ -232,6 +244,8 @@ pub fn copy<W: Write>(
 /// What a decode keeps count of for an error report.
 struct Track<'f> {
     place: Place<'f>,
+    /// The input's UTF-8, to classify an error as [`reclassify`] does.
+    dialect: Dialect,
     /// Characters and UTF-16 units before the stop (strict only).
     count_units: bool,
 }
@@ -267,16 +281,21 @@ fn decode_with<W: Write>(
             pos += p.read;
             match p.status {
                 Status::IllFormed(e) => {
+                    let e = reclassify(track.dialect, &data[pos..], chunk.more, e);
                     stop.offset = chunk.offset + pos as u64;
                     stop.at = track.place.error(stop.offset, e.len as usize)?;
                     if e.kind != u8x::ErrorKind::NotRepresentable {
                         return Ok(Decoded::IllFormed { stop, kind: e.kind });
                     }
+                    // Above U+00FF (to Latin-1) or, in legacy UTF-8, above
+                    // U+10FFFF (to UTF-16): legacy UTF-8 reads either.
                     let bad = data.get(pos..pos + e.len as usize).unwrap_or_default();
-                    let character = std::str::from_utf8(bad)
-                        .ok()
-                        .and_then(|s| s.chars().next().filter(|c| c.len_utf8() == bad.len()));
-                    return Ok(Decoded::Unrepresentable { stop, character });
+                    let mut one = [0u32];
+                    let p =
+                        u8x::decode_ucs4_in(Dialect::Legacy, bad, &mut one, Policy::Strict, false);
+                    let whole = p.status == Status::Done && p.written == 1 && !bad.is_empty();
+                    let value = whole.then_some(one[0]);
+                    return Ok(Decoded::Unrepresentable { stop, value });
                 }
                 // The output buffers hold a whole chunk's output, but resume
                 // where the call stopped all the same.
@@ -337,9 +356,13 @@ pub enum Encoded {
 /// UTF-8 as it is asked for: [`encode`] writes it, [`Utf8Reader`] reads it.
 struct Encoder<R> {
     from: EncodeFrom,
+    /// The UTF-8 written (RFC 3629 for Latin-1).
+    dialect: Dialect,
     chunks: Chunks<R>,
     /// Each unit encodes to 4 bytes at most (UTF-32), 3 (UTF-16: a pair is
-    /// two units and 4 bytes) or 2 (Latin-1): room for a whole chunk.
+    /// two units and 4 bytes) or 2 (Latin-1); in a dialect, to 6 (legacy
+    /// UTF-32) or 3 (UTF-16: a CESU-8 pair is 6 bytes): room for a whole
+    /// chunk all the same (the loop below resumes when it is full anyway).
     bytes: Vec<u8>,
     units32: Vec<u32>,
     units16: Vec<u16>,
@@ -348,9 +371,14 @@ struct Encoder<R> {
 }
 
 impl<R: Read> Encoder<R> {
-    fn new(chunks: Chunks<R>, from: EncodeFrom) -> Self {
+    fn new(chunks: Chunks<R>, from: EncodeFrom, dialect: Dialect) -> Self {
+        assert!(
+            from != EncodeFrom::Latin1 || dialect == Dialect::Standard,
+            "Latin-1 is RFC 3629 only"
+        );
         Encoder {
             from,
+            dialect,
             chunks,
             bytes: vec![0u8; 2 * CHUNK],
             units32: Vec::new(),
@@ -369,7 +397,7 @@ impl<R: Read> Encoder<R> {
         if self.end.is_some() {
             return Ok(false);
         }
-        let (from, form) = (self.from, self.from.form());
+        let (from, form, dialect) = (self.from, self.from.form(), self.dialect);
         let width = form.unit_bytes();
         let Some(chunk) = self.chunks.next_chunk().map_err(Failure::Input)? else {
             self.end = Some(Encoded::Done);
@@ -397,10 +425,13 @@ impl<R: Read> Encoder<R> {
         let status = loop {
             let bytes = &mut self.bytes;
             let p = match from {
-                EncodeFrom::Utf32(_, policy) => u8x::encode(&self.units32[done..], bytes, policy),
-                EncodeFrom::Utf16(form, policy) => u8x::encode_utf16(
+                EncodeFrom::Utf32(_, policy) => {
+                    u8x::encode_in(dialect, &self.units32[done..], Some(bytes), policy)
+                }
+                EncodeFrom::Utf16(form, policy) => u8x::encode_utf16_in(
+                    dialect,
                     &self.units16[done..],
-                    bytes,
+                    Some(bytes),
                     policy,
                     form.order(),
                     chunk.more,
@@ -439,14 +470,16 @@ impl<R: Read> Encoder<R> {
     }
 }
 
-/// Encodes the form `from` on `input` to UTF-8 on `out`.
+/// Encodes the form `from` on `input` to UTF-8 in `dialect` on `out`
+/// (RFC 3629 from Latin-1).
 pub fn encode(
     input: Chunks<impl Read>,
     out: &mut impl Write,
     from: EncodeFrom,
+    dialect: Dialect,
     progress: &Progress,
 ) -> Result<Encoded, Failure> {
-    let mut encoder = Encoder::new(input, from);
+    let mut encoder = Encoder::new(input, from, dialect);
     while encoder.next(progress, |bytes| {
         out.write_all(bytes).map_err(Failure::Output)
     })? {}
@@ -506,14 +539,15 @@ pub fn transcode(
     progress: &Progress,
 ) -> Result<Transcoded, Failure> {
     let mut reader = Utf8Reader {
-        encoder: Encoder::new(input, from),
+        encoder: Encoder::new(input, from, Dialect::Standard),
         progress,
         pending: Vec::new(),
         taken: 0,
     };
-    let place = place(to.strict(), None);
+    let std = Dialect::Standard;
+    let place = place(to.strict(), None, std);
     let chunks = Chunks::new(&mut reader);
-    let decoded = decode_counting(chunks, out, to, &Progress::none(), place, true)?;
+    let decoded = decode_counting(chunks, out, to, std, &Progress::none(), place, true)?;
     if decoded != Decoded::Done {
         return Ok(Transcoded::Decoded(decoded));
     }
@@ -527,12 +561,25 @@ mod tests {
 
     /// [`encode`] of a whole input in memory.
     fn encode_into(input: &[u8], out: &mut Vec<u8>, from: EncodeFrom) -> Result<Encoded, Failure> {
-        encode(Chunks::new(input), out, from, &Progress::none())
+        encode(
+            Chunks::new(input),
+            out,
+            from,
+            Dialect::Standard,
+            &Progress::none(),
+        )
     }
 
     /// [`decode`] of a whole input in memory.
     fn decode_into(input: &[u8], out: &mut Vec<u8>, to: DecodeTo) -> Result<Decoded, Failure> {
-        decode(Chunks::new(input), out, to, &Progress::none(), None)
+        decode(
+            Chunks::new(input),
+            out,
+            to,
+            Dialect::Standard,
+            &Progress::none(),
+            None,
+        )
     }
 
     #[test]
@@ -550,11 +597,10 @@ mod tests {
         ));
         let mut back = Vec::new();
         assert!(matches!(
-            encode(
-                Chunks::new(&utf32[..]),
+            encode_into(
+                &utf32[..],
                 &mut back,
                 EncodeFrom::Utf32(Form::Utf32Le, EncodePolicy::Escape),
-                &Progress::none()
             )
             .unwrap(),
             Encoded::Done
@@ -630,7 +676,7 @@ mod tests {
                     chars: 0,
                     units16: 0,
                 },
-                character: Some('\u{100}'),
+                value: Some(0x100),
             }
         );
         assert_eq!(out, b"caf\xE9 \xFF");

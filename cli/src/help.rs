@@ -15,6 +15,9 @@ naming the input file is refused.";
 pub const MAIN_AFTER: &str = "\
 Forms: utf-8, utf-32le, utf-32be, utf-16le, utf-16be, latin1 (no byte order
 mark is added or removed; one in the text is a character like any other).
+--dialect NAME (check, decode, encode, convert) says which UTF-8 the UTF-8
+side is: utf-8 (RFC 3629, the default), legacy, cesu-8, mutf-8, wtf-8 or
+generalized (see 'u8x help check').
 
 Exit status: 0 success, valid input; 1 invalid input (check: a file is not
 UTF-8; fix: input repaired, output written; decode, encode, convert: stopped
@@ -39,7 +42,23 @@ chapter 3): the bytes one U+FFFD would replace.
 With --json, each error is one line holding one JSON object:
   {\"file\":\"a.txt\",\"line\":2,\"column\":3,\"offset\":5,\"kind\":\"invalid_byte\",
    \"description\":\"byte never valid in UTF-8\",\"bytes\":\"C0\"}
-A file name that is not UTF-8 is written with U+FFFD for its bad bytes.";
+A file name that is not UTF-8 is written with U+FFFD for its bad bytes.
+
+--dialect NAME checks the files against another UTF-8 (errors are reported
+the same way, by the maximal subpart in that dialect):
+  utf-8        RFC 3629 / Unicode Table 3-7 (the default)
+  legacy       RFC 2044 31-bit UTF-8: values up to 0x7FFFFFFF in up to 6
+               bytes (F5..FD leads); shortest form only, no surrogates
+  cesu-8       CESU-8: a character above U+FFFF as its two UTF-16 surrogates,
+               3 bytes each; 4-byte forms (F0..F4) are ill-formed
+  mutf-8       Java's Modified UTF-8: CESU-8, and U+0000 as C0 80 (the byte
+               00 is ill-formed)
+  wtf-8        WTF-8: lone surrogates as 3-byte forms; a high surrogate
+               followed by a low one is ill-formed (the pair is one 4-byte
+               character)
+  generalized  any surrogate as a 3-byte form, paired or not (Python's
+               surrogatepass)
+COLUMN counts code points in the dialect: a CESU-8 pair is one.";
 
 pub const CHECK_AFTER: &str = "\
 With -r, directories are walked in name order; symbolic links met inside them
@@ -88,6 +107,11 @@ Decodes UTF-8 from FILE ('-' or none: standard input) to FORM on OUT
   latin1    ISO-8859-1, 1 byte per character; characters above U+00FF do
             not fit (see below)
 A byte order mark is decoded like any other character; none is added.
+--dialect NAME reads the input as that UTF-8 (see 'u8x help check'; not with
+latin1): legacy gives values up to 0x7FFFFFFF in UTF-32 (to UTF-16 one above
+U+10FFFF is 'character not representable in the output form'), wtf-8 and
+generalized give lone surrogates as they stand, cesu-8 and mutf-8 read a pair
+of 3-byte surrogates as one character.
 Memory use is constant: the input is read and written 64 KiB at a time.
 
 Policies for ill-formed sequences:
@@ -125,7 +149,12 @@ Encodes FORM from FILE ('-' or none: standard input) to UTF-8 on OUT
   utf-16be  the same, big-endian
   latin1    ISO-8859-1, 1 byte per character: every input is valid, and the
             policy has nothing to act on
-A byte order mark is encoded like any other character. Memory use is
+A byte order mark is encoded like any other character. --dialect NAME writes
+that UTF-8 (see 'u8x help check'; not with latin1): legacy takes UTF-32
+values up to 0x7FFFFFFF, cesu-8 and mutf-8 write a character above U+FFFF as
+two 3-byte surrogates (mutf-8 U+0000 as C0 80), wtf-8 and generalized write
+unpaired surrogates (from UTF-16, wtf-8 round-trips any unit sequence; from
+UTF-32, a high surrogate followed by a low one is an error in wtf-8). Memory use is
 constant: the input is read 64 KiB at a time, a pair or unit cut by the end
 of a read being completed by the next.
 
@@ -165,7 +194,12 @@ does (strict stops, replace writes '?'). escape carries U+DC80..U+DCFF
 through unchanged (UTF-16 and UTF-32 keep them as lone surrogates).
 
 Errors name a line and column where the input is UTF-8, and a unit index
-otherwise, with the same messages as 'decode' and 'encode'.";
+otherwise, with the same messages as 'decode' and 'encode'.
+
+--dialect NAME is the UTF-8 of the side that is utf-8, as for 'decode' and
+'encode'. It is a usage error when the other side is latin1, when neither
+side is utf-8, and from utf-8 to utf-8 (to rewrite a dialect as RFC 3629
+UTF-8, pipe 'u8x decode --dialect NAME' into 'u8x encode').";
 
 pub const CONVERT_AFTER: &str = "\
 Exit status: 0 on success, 1 if the input was not in the --from form or a

@@ -7,11 +7,20 @@
 //! loops: the newlines counted, the last one found (`memrchr`), and the
 //! characters after it counted by the library (`u8x::count_valid`). In a
 //! regular file even that is left until an error is found ([`Locator`]).
+//!
+//! In a UTF-8 dialect (`--dialect`) every character still has exactly one
+//! byte that is not a continuation byte (80..BF), but for CESU-8's and
+//! Modified UTF-8's pairs: there a character above U+FFFF is two 3-byte
+//! surrogates, and the second one's lead (ED followed by B0..BF, never
+//! valid on its own there) is taken off the count.
 
 use std::fs::File;
 use std::io;
 use std::os::unix::fs::FileExt;
 
+use u8x::Dialect;
+
+use crate::dialect::has_pairs;
 use crate::stream::CHUNK;
 use crate::Failure;
 
@@ -23,15 +32,17 @@ pub struct Position {
 }
 
 impl Position {
-    /// Moves past `valid`, which is well-formed UTF-8: lines end at 0x0A,
-    /// columns count code points.
-    pub fn advance(&mut self, valid: &[u8]) {
+    /// Moves past `valid`, which is well-formed UTF-8 in `dialect`: lines
+    /// end at 0x0A, columns count code points. In CESU-8 and Modified
+    /// UTF-8, `valid` must not end between the lead of a low surrogate and
+    /// its second byte.
+    pub fn advance(&mut self, dialect: Dialect, valid: &[u8]) {
         match memchr::memrchr(b'\n', valid) {
             Some(last) => {
                 self.line += count_newlines(&valid[..last]) + 1;
-                self.column = u8x::count_valid(&valid[last + 1..]) as u64;
+                self.column = count_chars(dialect, &valid[last + 1..]);
             }
-            None => self.column += u8x::count_valid(valid) as u64,
+            None => self.column += count_chars(dialect, valid),
         }
     }
 
@@ -42,11 +53,23 @@ impl Position {
     }
 }
 
+/// The code points in `valid`, well-formed in `dialect`: its bytes that are
+/// not continuation bytes, less the second halves of CESU-8 pairs.
+fn count_chars(dialect: Dialect, valid: &[u8]) -> u64 {
+    let leads = u8x::count_valid(valid) as u64;
+    if !has_pairs(dialect) {
+        return leads;
+    }
+    let low = |&i: &usize| matches!(valid.get(i + 1), Some(0xB0..=0xBF));
+    leads - memchr::memchr_iter(0xED, valid).filter(low).count() as u64
+}
+
 /// Finds the line and column of errors in a regular file by reading it
 /// again from the previous error (or the start) to the next one: a valid
 /// file is read once, and positions cost only when there are errors.
 pub struct Locator<'f> {
     file: &'f File,
+    dialect: Dialect,
     /// Where `at` is: the byte after the last error located.
     offset: u64,
     at: Position,
@@ -54,9 +77,11 @@ pub struct Locator<'f> {
 }
 
 impl<'f> Locator<'f> {
-    pub fn new(file: &'f File) -> Self {
+    /// A locator for `file`, which is UTF-8 in `dialect`.
+    pub fn new(file: &'f File, dialect: Dialect) -> Self {
         Locator {
             file,
+            dialect,
             offset: 0,
             at: Position::default(),
             buf: vec![0; CHUNK],
@@ -68,10 +93,16 @@ impl<'f> Locator<'f> {
     fn locate(&mut self, offset: u64, len: usize) -> io::Result<Position> {
         while self.offset < offset {
             // Pieces may cut a character: `advance` counts each character
-            // by its first byte, and newlines are single bytes.
-            let n = (offset - self.offset).min(self.buf.len() as u64) as usize;
+            // by its first byte, and newlines are single bytes. A CESU-8
+            // low surrogate is known by its first two bytes: a piece does
+            // not end between them.
+            let left = offset - self.offset;
+            let mut n = left.min(self.buf.len() as u64) as usize;
             self.file.read_exact_at(&mut self.buf[..n], self.offset)?;
-            self.at.advance(&self.buf[..n]);
+            if has_pairs(self.dialect) && (n as u64) < left && self.buf[n - 1] == 0xED {
+                n -= 1;
+            }
+            self.at.advance(self.dialect, &self.buf[..n]);
             self.offset += n as u64;
         }
         let at = self.at;
@@ -85,16 +116,17 @@ impl<'f> Locator<'f> {
 pub enum Place<'f> {
     /// Not needed (`-q`, `-l`).
     Unknown,
-    /// Kept up to date over every valid byte (a stream read once).
-    Tracked(Position),
+    /// Kept up to date over every valid byte (a stream read once), which
+    /// is UTF-8 in this dialect.
+    Tracked(Position, Dialect),
     /// Found when an error is (a regular file).
     Located(Locator<'f>),
 }
 
 impl Place<'_> {
     pub fn valid(&mut self, bytes: &[u8]) {
-        if let Place::Tracked(at) = self {
-            at.advance(bytes);
+        if let Place::Tracked(at, dialect) = self {
+            at.advance(*dialect, bytes);
         }
     }
 
@@ -103,7 +135,7 @@ impl Place<'_> {
     pub fn error(&mut self, offset: u64, len: usize) -> Result<Position, Failure> {
         Ok(match self {
             Place::Unknown => Position::default(),
-            Place::Tracked(at) => {
+            Place::Tracked(at, _) => {
                 let here = *at;
                 at.skip_bad();
                 here
@@ -140,12 +172,30 @@ mod tests {
     #[test]
     fn position_counts_lines_and_code_points() {
         let mut at = Position::default();
-        at.advance("aé€😀".as_bytes());
+        at.advance(Dialect::Standard, "aé€😀".as_bytes());
         assert_eq!(at, Position { line: 0, column: 4 });
-        at.advance("x\n\nyé".as_bytes());
+        at.advance(Dialect::Standard, "x\n\nyé".as_bytes());
         assert_eq!(at, Position { line: 2, column: 2 });
-        at.advance(b"\n");
+        at.advance(Dialect::Standard, b"\n");
         assert_eq!(at, Position { line: 3, column: 0 });
+    }
+
+    #[test]
+    fn position_counts_a_cesu_8_pair_as_one_code_point() {
+        // "a😀b" in CESU-8: D83D DE00 as ED A0 BD ED B8 80; U+D55C (ED 95 9C)
+        // and a lone-looking ED B0 80 in generalized UTF-8 are one each.
+        let cesu = b"a\xED\xA0\xBD\xED\xB8\x80b\xED\x95\x9C";
+        for (dialect, column) in [(Dialect::Cesu8, 4), (Dialect::Mutf8, 4)] {
+            let mut at = Position::default();
+            at.advance(dialect, cesu);
+            assert_eq!(at, Position { line: 0, column }, "{dialect:?}");
+        }
+        let mut at = Position::default();
+        at.advance(
+            Dialect::Generalized,
+            b"\xED\xA0\xBD\xED\xB8\x80\n\xED\xB0\x80",
+        );
+        assert_eq!(at, Position { line: 1, column: 1 });
     }
 
     #[test]

@@ -7,11 +7,12 @@ use std::num::NonZeroUsize;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches};
-use u8x::{EncodePolicy, ErrorKind, Latin1Policy, Policy};
+use u8x::{Dialect, EncodePolicy, ErrorKind, Latin1Policy, Policy};
 
 mod args;
 mod check;
 mod convert;
+mod dialect;
 mod fix;
 mod help;
 mod lines;
@@ -23,6 +24,7 @@ mod stream;
 
 use args::{Cli, ConvertArgs, FixPolicyArg, InOut, PolicyArg};
 use convert::{DecodeTo, Decoded, EncodeFrom, Encoded, Form, Transcoded};
+use dialect::DialectArg;
 use fix::FixPolicy;
 use output::{same_file, Sink};
 use progress::Progress;
@@ -111,12 +113,12 @@ fn run(cli: Cli) -> u8 {
             let jobs = args.jobs.jobs;
             convert_command(&args.io, args.quiet, Conversion::Fix(policy, jobs))
         }
-        args::Command::Decode(args) => match decode_to(args.to, args.policy) {
-            Ok(to) => convert_command(&args.io, false, Conversion::Decode(to)),
+        args::Command::Decode(args) => match decoding(args.to, args.policy, args.dialect) {
+            Ok(conversion) => convert_command(&args.io, false, conversion),
             Err(message) => usage_error("decode", &message),
         },
-        args::Command::Encode(args) => match encode_from(args.from, args.policy) {
-            Ok(from) => convert_command(&args.io, false, Conversion::Encode(from)),
+        args::Command::Encode(args) => match encoding(args.from, args.policy, args.dialect) {
+            Ok(conversion) => convert_command(&args.io, false, conversion),
             Err(message) => usage_error("encode", &message),
         },
         args::Command::Convert(args) => match conversion(&args) {
@@ -182,8 +184,10 @@ enum Conversion {
     Fix(FixPolicy, Option<NonZeroUsize>),
     /// UTF-8 to UTF-8, strict: a copy that stops at the first error.
     Copy,
-    Decode(DecodeTo),
-    Encode(EncodeFrom),
+    /// From UTF-8 in this dialect.
+    Decode(DecodeTo, Dialect),
+    /// To UTF-8 in this dialect.
+    Encode(EncodeFrom, Dialect),
     Transcode(EncodeFrom, DecodeTo),
 }
 
@@ -238,10 +242,57 @@ fn encode_from(from: Form, policy: PolicyArg) -> Result<EncodeFrom, String> {
     })
 }
 
-/// `convert --from X --to Y --policy P`.
+/// The dialect of the UTF-8 that `form` is converted from or to: Latin-1
+/// is converted from and to RFC 3629 UTF-8 only.
+fn dialect_with(form: Form, dialect: DialectArg) -> Result<Dialect, String> {
+    if form == Form::Latin1 && dialect != DialectArg::Utf8 {
+        return Err(format!(
+            "--dialect {} cannot be used with latin1 (Latin-1 is converted from and to \
+             RFC 3629 UTF-8 only)",
+            dialect.name()
+        ));
+    }
+    Ok(dialect.dialect())
+}
+
+/// `decode --to FORM --policy P --dialect D`.
+fn decoding(to: Form, policy: PolicyArg, dialect: DialectArg) -> Result<Conversion, String> {
+    let dialect = dialect_with(to, dialect)?;
+    Ok(Conversion::Decode(decode_to(to, policy)?, dialect))
+}
+
+/// `encode --from FORM --policy P --dialect D`.
+fn encoding(from: Form, policy: PolicyArg, dialect: DialectArg) -> Result<Conversion, String> {
+    let dialect = dialect_with(from, dialect)?;
+    Ok(Conversion::Encode(encode_from(from, policy)?, dialect))
+}
+
+/// `convert --from X --to Y --policy P --dialect D`: the dialect is that of
+/// the side that is UTF-8, so one side must be, and only one.
 fn conversion(args: &ConvertArgs) -> Result<Conversion, String> {
     let policy = args.policy;
-    Ok(match (args.from.form(), args.to.form()) {
+    let (from, to) = (args.from.form(), args.to.form());
+    if args.dialect != DialectArg::Utf8 {
+        let name = args.dialect.name();
+        match (from, to) {
+            (None, None) => {
+                return Err(format!(
+                    "--dialect {name} needs a side that is not utf-8: utf-8 to utf-8 only \
+                     copies or repairs RFC 3629 UTF-8 (check it with 'u8x check --dialect \
+                     {name}'; to rewrite it as RFC 3629 UTF-8, pipe 'u8x decode --dialect \
+                     {name}' into 'u8x encode')"
+                ))
+            }
+            (Some(_), Some(_)) => {
+                return Err(format!(
+                    "--dialect {name} is the dialect of the utf-8 side, and neither --from \
+                     nor --to is utf-8"
+                ))
+            }
+            _ => {}
+        }
+    }
+    Ok(match (from, to) {
         (None, None) => match policy {
             PolicyArg::Strict => Conversion::Copy,
             PolicyArg::Replace => Conversion::Fix(FixPolicy::Decode(u8x::REPLACE), None),
@@ -253,8 +304,8 @@ fn conversion(args: &ConvertArgs) -> Result<Conversion, String> {
                     .to_string())
             }
         },
-        (None, Some(to)) => Conversion::Decode(decode_to(to, policy)?),
-        (Some(from), None) => Conversion::Encode(encode_from(from, policy)?),
+        (None, Some(to)) => decoding(to, policy, args.dialect)?,
+        (Some(from), None) => encoding(from, policy, args.dialect)?,
         (Some(from), Some(to)) => {
             let encode = encode_from(from, policy)?;
             // The UTF-8 in between is well-formed, but for the bytes that
@@ -326,13 +377,21 @@ fn convert_command(io_args: &InOut, quiet: bool, conversion: Conversion) -> u8 {
             let file = input.regular.as_ref().map(|(file, _)| file);
             convert::copy(Chunks::prefetched(reader), out, &progress, file).map(Outcome::Decoded)
         }
-        Conversion::Decode(to) => {
+        Conversion::Decode(to, dialect) => {
             let file = input.regular.as_ref().map(|(file, _)| file);
-            convert::decode(Chunks::prefetched(reader), out, to, &progress, file)
-                .map(Outcome::Decoded)
+            convert::decode(
+                Chunks::prefetched(reader),
+                out,
+                to,
+                dialect,
+                &progress,
+                file,
+            )
+            .map(Outcome::Decoded)
         }
-        Conversion::Encode(from) => {
-            convert::encode(Chunks::prefetched(reader), out, from, &progress).map(Outcome::Encoded)
+        Conversion::Encode(from, dialect) => {
+            convert::encode(Chunks::prefetched(reader), out, from, dialect, &progress)
+                .map(Outcome::Encoded)
         }
         Conversion::Transcode(from, to) => {
             convert::transcode(Chunks::prefetched(reader), out, from, to, &progress).map(
@@ -401,10 +460,12 @@ impl Outcome {
     }
 }
 
-/// "U+20AC is not in Latin-1", for a character the output cannot hold.
-fn not_in_latin1(character: Option<char>) -> String {
-    match character {
-        Some(c) => format!("U+{:04X} is not in Latin-1", u32::from(c)),
+/// "U+20AC is not in Latin-1", for a character the output cannot hold (or,
+/// from legacy UTF-8, "0x7FFFFFFF is above U+10FFFF, so not in UTF-16").
+fn not_in_latin1(value: Option<u32>) -> String {
+    match value {
+        Some(v) if v > 0x10_FFFF => format!("0x{v:X} is above U+10FFFF, so not in UTF-16"),
+        Some(v) => format!("U+{v:04X} is not in Latin-1"),
         None => "not in Latin-1".to_string(),
     }
 }
@@ -433,19 +494,19 @@ fn report(outcome: &Outcome, input_name: &str, quiet: bool) -> u8 {
             );
             INVALID
         }
-        Outcome::Decoded(Decoded::Unrepresentable { stop, character }) => {
+        Outcome::Decoded(Decoded::Unrepresentable { stop, value }) => {
             let (line, column) = (stop.at.line + 1, stop.at.column + 1);
             eprintln!(
                 "u8x: {input_name}:{line}:{column}: byte offset {}: {} ({})",
                 stop.offset,
                 describe(ErrorKind::NotRepresentable),
-                not_in_latin1(character)
+                not_in_latin1(value)
             );
             INVALID
         }
         // The UTF-8 between the stages was well-formed up to the character:
         // its units in the input form are counted from the text before it.
-        Outcome::Transcoded(form, Decoded::Unrepresentable { stop, character }) => {
+        Outcome::Transcoded(form, Decoded::Unrepresentable { stop, value }) => {
             let index = match form {
                 Form::Utf16Le | Form::Utf16Be => stop.units16,
                 _ => stop.chars,
@@ -454,7 +515,7 @@ fn report(outcome: &Outcome, input_name: &str, quiet: bool) -> u8 {
                 "u8x: {input_name}: unit {index} (byte offset {}): {} ({})",
                 index * form.unit_bytes() as u64,
                 describe(ErrorKind::NotRepresentable),
-                not_in_latin1(character)
+                not_in_latin1(value)
             );
             INVALID
         }

@@ -10,6 +10,14 @@
 //! plus 4 bytes past the end cut so that an error just before the cut is
 //! classified as in the whole file. Results are handed back in file order;
 //! at most `2 N` blocks are in flight, so memory does not grow with the file.
+//!
+//! In a UTF-8 dialect (`check --dialect`) the cuts are found by
+//! `u8x::next_boundary_in` in a wider window: a character takes up to 6
+//! bytes (legacy 6-byte forms, CESU-8 pairs), and whether a surrogate is
+//! half of a pair depends on the 3 bytes after it, so the window is 8
+//! bytes behind the nominal cut and 12 after it (a boundary up to 5 bytes
+//! on, each segment before it looked at up to 6 bytes on), and a block is
+//! read 6 bytes past its end cut.
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -18,6 +26,8 @@ use std::ops::ControlFlow;
 use std::os::unix::fs::FileExt;
 use std::sync::mpsc;
 use std::sync::Mutex;
+
+use u8x::Dialect;
 
 use crate::Failure;
 
@@ -33,7 +43,8 @@ pub fn block_size() -> u64 {
 
 /// One block, as a worker sees it.
 pub struct Block<'a> {
-    /// The block's bytes, then up to 4 bytes of the next one.
+    /// The block's bytes, then up to 4 bytes of the next one (6 in a
+    /// dialect).
     pub data: &'a [u8],
     /// Where the block ends in `data`.
     pub limit: usize,
@@ -48,19 +59,35 @@ pub struct Block<'a> {
 const BEHIND: u64 = 3;
 const AHEAD: u64 = 4;
 
+/// The same in a dialect other than RFC 3629's (see the module's notes).
+const BEHIND_IN: u64 = 8;
+const AHEAD_IN: u64 = 12;
+const PAST_END_IN: u64 = 6;
+
+/// Bytes read before and after a nominal cut, and past a block's end cut.
+fn window(dialect: Dialect) -> (u64, u64, u64) {
+    match dialect {
+        Dialect::Standard => (BEHIND, AHEAD, AHEAD),
+        _ => (BEHIND_IN, AHEAD_IN, PAST_END_IN),
+    }
+}
+
 /// The character boundary at or after `nominal` (0 < `nominal` < `size`).
-fn cut(file: &File, nominal: u64, size: u64) -> io::Result<u64> {
-    let start = nominal - BEHIND.min(nominal);
-    let end = (nominal + AHEAD).min(size);
-    let mut window = [0u8; (BEHIND + AHEAD) as usize];
+fn cut(dialect: Dialect, file: &File, nominal: u64, size: u64) -> io::Result<u64> {
+    let (behind, ahead, _) = window(dialect);
+    let start = nominal - behind.min(nominal);
+    let end = (nominal + ahead).min(size);
+    let mut window = [0u8; (BEHIND_IN + AHEAD_IN) as usize];
     let window = &mut window[..(end - start) as usize];
     file.read_exact_at(window, start)?;
-    let at = u8x::next_boundary(window, (nominal - start) as usize).expect("cut inside window");
+    let at = u8x::next_boundary_in(dialect, window, (nominal - start) as usize)
+        .expect("cut inside window");
     Ok(start + at as u64)
 }
 
 /// Reads block `index` and runs `work` on it.
 fn read_block<T>(
+    dialect: Dialect,
     file: &File,
     size: u64,
     block: u64,
@@ -73,13 +100,13 @@ fn read_block<T>(
     let mut read = || -> io::Result<(u64, u64, u64)> {
         let start = match index {
             0 => 0,
-            _ => cut(file, nominal_start, size)?,
+            _ => cut(dialect, file, nominal_start, size)?,
         };
         let end = match nominal_end == size {
             true => size,
-            false => cut(file, nominal_end, size)?,
+            false => cut(dialect, file, nominal_end, size)?,
         };
-        let read_end = (end + AHEAD).min(size);
+        let read_end = (end + window(dialect).2).min(size);
         buf.resize((read_end - start) as usize, 0);
         file.read_exact_at(buf, start)?;
         Ok((start, end, read_end))
@@ -97,6 +124,19 @@ fn read_block<T>(
 /// threads, and `consume` on the results in file order until it breaks or
 /// fails. A read error ends the run as [`Failure::Input`].
 pub fn run<T: Send>(
+    file: &File,
+    size: u64,
+    jobs: usize,
+    work: impl Fn(Block) -> Result<T, Failure> + Sync,
+    consume: impl FnMut(T) -> Result<ControlFlow<()>, Failure>,
+) -> Result<(), Failure> {
+    run_in(Dialect::Standard, file, size, jobs, work, consume)
+}
+
+/// [`run`] on a file that is UTF-8 in `dialect`: the blocks are cut at
+/// that dialect's boundaries.
+pub fn run_in<T: Send>(
+    dialect: Dialect,
     file: &File,
     size: u64,
     jobs: usize,
@@ -120,7 +160,7 @@ pub fn run<T: Send>(
                     // The lock is held only to take a task.
                     let next = task_rx.lock().expect("no worker panics").recv();
                     let Ok(index) = next else { break };
-                    let result = read_block(file, size, block, index, &mut buf, work);
+                    let result = read_block(dialect, file, size, block, index, &mut buf, work);
                     if done_tx.send((index, result)).is_err() {
                         break;
                     }
