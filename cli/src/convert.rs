@@ -8,7 +8,6 @@ use u8x::{ByteOrder, Dialect, EncodePolicy, Latin1Policy, Policy, Status};
 
 use crate::lines::{Locator, Place, Position};
 use crate::progress::Progress;
-use crate::scan::reclassify;
 use crate::stream::{Chunks, CHUNK};
 use crate::Failure;
 
@@ -186,7 +185,6 @@ fn decode_counting<W: Write>(
     debug_assert!(!count_units || dialect == Dialect::Standard);
     let track = Track {
         place,
-        dialect,
         count_units: to.strict() && count_units,
     };
     match to {
@@ -232,7 +230,6 @@ pub fn copy<W: Write>(
 ) -> Result<Decoded, Failure> {
     let track = Track {
         place: place(true, file, Dialect::Standard),
-        dialect: Dialect::Standard,
         count_units: false,
     };
     decode_with(input, out, track, progress, |src, more, out| {
@@ -244,8 +241,6 @@ pub fn copy<W: Write>(
 /// What a decode keeps count of for an error report.
 struct Track<'f> {
     place: Place<'f>,
-    /// The input's UTF-8, to classify an error as [`reclassify`] does.
-    dialect: Dialect,
     /// Characters and UTF-16 units before the stop (strict only).
     count_units: bool,
 }
@@ -281,7 +276,6 @@ fn decode_with<W: Write>(
             pos += p.read;
             match p.status {
                 Status::IllFormed(e) => {
-                    let e = reclassify(track.dialect, &data[pos..], chunk.more, e);
                     stop.offset = chunk.offset + pos as u64;
                     stop.at = track.place.error(stop.offset, e.len as usize)?;
                     if e.kind != u8x::ErrorKind::NotRepresentable {

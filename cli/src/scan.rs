@@ -4,7 +4,7 @@
 
 use std::ops::ControlFlow;
 
-use u8x::{Dialect, ErrorKind, Status, Utf8Error};
+use u8x::{Dialect, Status, Utf8Error};
 
 use crate::Failure;
 
@@ -57,7 +57,6 @@ pub fn scan_in(
             return Ok((valid_end, ControlFlow::Continue(())));
         };
         pos = valid_end;
-        let e = reclassify(dialect, &data[pos..], more, e);
         if pos == limit {
             break; // The error belongs to what follows `limit`.
         }
@@ -69,25 +68,4 @@ pub fn scan_in(
         }
     }
     Ok((pos, ControlFlow::Continue(())))
-}
-
-/// The error `e` at the start of `rest`, classified as the whole input
-/// classifies it. The library's dialect decoders (not RFC 3629's) read in
-/// windows, and a sequence that ends a window (a CESU-8 high surrogate
-/// without its low half, a truncated legacy form) is reported as cut by the
-/// end of the input ([`ErrorKind::EndOfInput`]) though more bytes follow:
-/// the offset is right, the kind and length are not. Validating again from
-/// the sequence itself gives them, with the bytes after it in view.
-pub fn reclassify(dialect: Dialect, rest: &[u8], more: bool, e: Utf8Error) -> Utf8Error {
-    if dialect == Dialect::Standard || e.kind != ErrorKind::EndOfInput {
-        return e;
-    }
-    match u8x::validate_in(dialect, rest, more) {
-        u8x::Progress {
-            status: Status::IllFormed(again),
-            read: 0,
-            ..
-        } => again,
-        _ => e,
-    }
 }
