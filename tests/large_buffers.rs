@@ -187,6 +187,7 @@ fn ill(at: usize, kind: ErrorKind, len: u8, written: usize) -> Progress {
         }),
         read: at,
         written,
+        handled: 0,
     }
 }
 
@@ -195,6 +196,7 @@ fn done(read: usize, written: usize) -> Progress {
         status: Status::Done,
         read,
         written,
+        handled: 0,
     }
 }
 
@@ -215,6 +217,7 @@ fn shifted(p: Progress, from: usize) -> Progress {
         status,
         read: p.read + from,
         written: p.written,
+        handled: 0,
     }
 }
 
@@ -350,6 +353,7 @@ fn tier_checks(m: &mut Mapping, engine: Engine, reach: Reach) {
                 status: Status::Incomplete { len: d.len },
                 read: d.at,
                 written: 0,
+                handled: 0,
             };
             let more = shifted(engine.validate_chunk(&buf[from..], true), from);
             assert_eq!(more, incomplete, "{t:?}: validate, {}, more input", d.name);
