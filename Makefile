@@ -34,7 +34,7 @@ FISHCOMPDIR ?= $(DATAROOTDIR)/fish/vendor_completions.d
 DESTDIR ?=
 INSTALL ?= install
 
-ABI_VERSION := 0
+ABI_VERSION := 1
 VERSION := $(shell sed -n 's/^version = "\([^"]*\)".*/\1/p' Cargo.toml | head -n 1)
 MAJOR := $(word 1,$(subst ., ,$(VERSION)))
 MINOR := $(word 2,$(subst ., ,$(VERSION)))

@@ -38,7 +38,9 @@ static void sizes_and_offsets(void) {
   CHECK_EQ(offsetof(u8x_result, read), 8);
   CHECK_EQ(offsetof(u8x_result, written), 8 + w);
   CHECK_EQ(offsetof(u8x_result, error_len), 8 + 2 * w);
-  CHECK_EQ(sizeof(u8x_result), 8 + 3 * w);
+  CHECK_EQ(offsetof(u8x_result, handled), 8 + 3 * w);
+  CHECK_EQ(offsetof(u8x_result, bom_skipped), 8 + 4 * w);
+  CHECK_EQ(sizeof(u8x_result), 8 + 5 * w);
   CHECK_EQ(offsetof(u8x_classification, width), 0);
   CHECK_EQ(offsetof(u8x_classification, code_points), w);
   CHECK_EQ(offsetof(u8x_classification, utf16_units), 2 * w);
@@ -66,6 +68,8 @@ static void constants(void) {
   CHECK_EQ(U8X_ESCAPE, 2);
   CHECK_EQ(U8X_LATIN1, 3);
   CHECK_EQ(U8X_CP1252, 4);
+  CHECK_EQ(U8X_IGNORE, 5);
+  CHECK_EQ(U8X_SKIP_BOM, 8);
   CHECK_EQ(U8X_WIDTH_ASCII, 0);
   CHECK_EQ(U8X_WIDTH_LATIN1, 1);
   CHECK_EQ(U8X_WIDTH_BMP, 2);
@@ -111,11 +115,27 @@ static void result_fields(void) {
   CHECK_EQ(u32_at(raw, 4), U8X_ERR_END_OF_INPUT);
   CHECK_EQ(size_at(raw, 8 + 2 * w), 2);
 
+  /* handled and bom_skipped: a mark skipped, then "a", C0 (one maximal
+   * subpart), E2 82 (another) and "b", both subparts replaced */
+  {
+    static const uint8_t marked[] = "\xEF\xBB\xBF" "a\xC0\xE2\x82" "b";
+    r = u8x_decode_ucs4(marked, sizeof marked - 1, out, COUNT_OF(out), U8X_REPLACE, U8X_REPLACEMENT_CHARACTER,
+                        U8X_SKIP_BOM);
+    CHECK_RESULT(r, U8X_OK, U8X_ERR_NONE, sizeof marked - 1, 4, 0);
+    CHECK_EQ(r.handled, 2);
+    CHECK_EQ(r.bom_skipped, 3);
+    memcpy(raw, &r, sizeof raw);
+    CHECK_EQ(size_at(raw, 8 + 3 * w), 2);
+    CHECK_EQ(size_at(raw, 8 + 4 * w), 3);
+  }
+
   /* a bad argument: status 4, every other field 0 */
   r = u8x_validate(NULL, 1, 0);
   CHECK_RESULT(r, U8X_BAD_ARGUMENT, U8X_ERR_NONE, 0, 0, 0);
   memcpy(raw, &r, sizeof raw);
   CHECK_EQ(u32_at(raw, 0), U8X_BAD_ARGUMENT);
+  CHECK_EQ(size_at(raw, 8 + 3 * w), 0);
+  CHECK_EQ(size_at(raw, 8 + 4 * w), 0);
 }
 
 static void classification_fields(void) {

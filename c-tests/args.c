@@ -40,7 +40,7 @@ static const uint32_t units[] = {'a', 0xE9, 0x20AC};
  * U+10FFFF. */
 static const uint32_t not_scalars[] = {0xD800, 0xDBFF, 0xDC00, 0xDC80, 0xDFFF, 0x110000, 0x7FFFFFFF, 0xFFFFFFFF};
 /* Values that are not policies at all. */
-static const uint32_t not_policies[] = {5, 6, 100, 0x80000000u, 0xFFFFFFFFu};
+static const uint32_t not_policies[] = {6, 7, 100, 0x80000000u, 0xFFFFFFFFu};
 /* Values with a bit other than U8X_MORE_INPUT. */
 static const uint32_t not_flags[] = {2, 3, 0x80000000u, 0xFFFFFFFFu};
 
@@ -149,7 +149,7 @@ static void count_args(void) {
 static void encode_args(void) {
   size_t i;
   uint8_t out[16];
-  static const uint32_t encode_only_not[] = {U8X_LATIN1, U8X_CP1252, 5, 0xFFFFFFFFu};
+  static const uint32_t encode_only_not[] = {U8X_LATIN1, U8X_CP1252, 6, 0xFFFFFFFFu};
   check_context("u8x_encode");
   BAD(u8x_encode(NULL, 1, out, 16, U8X_STRICT, 0));
   BAD(u8x_encode(units, 3, NULL, 1, U8X_STRICT, 0));

@@ -120,10 +120,10 @@ static const uint8_t text[] = {'a', 0xC3, 0xA9, 0xE2, 0x82, 0xAC};
 static const uint32_t cps[] = {'a', 0xE9, 0x20AC};
 static const uint16_t units[] = {'a', 0xE9, 0x20AC};
 
-static const uint32_t not_policies[] = {5, 6, 100, 0x80000000u, 0xFFFFFFFFu, 0x600, 0xFF00, 0x10000};
+static const uint32_t not_policies[] = {6, 7, 100, 0x80000000u, 0xFFFFFFFFu, 0x600, 0xFF00, 0x10000};
 static const uint32_t not_scalars[] = {0xD800, 0xDFFF, 0x110000, 0xFFFFFFFFu};
-static const uint32_t not_flags[] = {2, 4, 8, 0x80000000u, 0xFFFFFFFFu, 0x600, 0xFF00};
-static const uint32_t not_utf16_flags[] = {U8X_LITTLE_ENDIAN | U8X_BIG_ENDIAN, 8, 0x80000000u, 0xFFFFFFFFu};
+static const uint32_t not_flags[] = {2, 4, 16, 0x80000000u, 0xFFFFFFFFu, 0x600, 0xFF00};
+static const uint32_t not_utf16_flags[] = {U8X_LITTLE_ENDIAN | U8X_BIG_ENDIAN, 16, 0x80000000u, 0xFFFFFFFFu};
 
 /* ---- UTF-8 in, no output -------------------------------------------------- */
 
@@ -332,7 +332,7 @@ static void encoders(void) {
   const uint32_t *gs32 = (const uint32_t *)(const void *)gs;
   const uint16_t *gs16 = (const uint16_t *)(const void *)gs;
   uint8_t *top = (uint8_t *)TOP_ADDRESS;
-  static const uint32_t encode_not[] = {U8X_LATIN1, U8X_CP1252, 5, 0xFFFFFFFFu};
+  static const uint32_t encode_not[] = {U8X_LATIN1, U8X_CP1252, 6, 0xFFFFFFFFu};
   COVER(u8x_encode);
   COVER(u8x_encoded_len);
   COVER(u8x_encode_utf16);

@@ -38,13 +38,13 @@ static const uint8_t text17[] = "seventeen bytes..";
 static const uint16_t units8[] = {'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'};
 
 static const uint32_t not_scalars[] = {0xD800, 0xDBFF, 0xDC00, 0xDC80, 0xDFFF, 0x110000, 0x7FFFFFFF, 0xFFFFFFFF};
-static const uint32_t not_policies[] = {5, 6, 100, 0x80000000u, 0xFFFFFFFFu};
+static const uint32_t not_policies[] = {6, 7, 100, 0x80000000u, 0xFFFFFFFFu};
 /* Unknown bits, or both byte orders. */
 static const uint32_t not_utf16_flags[] = {U8X_LITTLE_ENDIAN | U8X_BIG_ENDIAN,
                                            U8X_LITTLE_ENDIAN | U8X_BIG_ENDIAN | U8X_MORE_INPUT,
-                                           8,
                                            0x10,
-                                           U8X_LITTLE_ENDIAN | 8,
+                                           0x20,
+                                           U8X_LITTLE_ENDIAN | 0x10,
                                            0x80000000u,
                                            0xFFFFFFFFu};
 static const uint32_t utf16_flags[] = {0,
@@ -53,8 +53,8 @@ static const uint32_t utf16_flags[] = {0,
                                        U8X_BIG_ENDIAN,
                                        U8X_MORE_INPUT | U8X_LITTLE_ENDIAN,
                                        U8X_MORE_INPUT | U8X_BIG_ENDIAN};
-/* For the functions that take only 0 or U8X_MORE_INPUT. */
-static const uint32_t not_plain_flags[] = {U8X_LITTLE_ENDIAN, U8X_BIG_ENDIAN, U8X_MORE_INPUT | U8X_LITTLE_ENDIAN, 8,
+/* For the functions that take only U8X_MORE_INPUT and U8X_SKIP_BOM. */
+static const uint32_t not_plain_flags[] = {U8X_LITTLE_ENDIAN, U8X_BIG_ENDIAN, U8X_MORE_INPUT | U8X_LITTLE_ENDIAN, 0x10,
                                            0x80000000u, 0xFFFFFFFFu};
 
 static void decode_utf16_args(void) {
@@ -142,7 +142,7 @@ static void decode_utf16_args(void) {
 static void encode_utf16_args(void) {
   size_t i;
   uint8_t out[16];
-  static const uint32_t encode_not[] = {U8X_LATIN1, U8X_CP1252, 5, 0xFFFFFFFFu};
+  static const uint32_t encode_not[] = {U8X_LATIN1, U8X_CP1252, 6, 0xFFFFFFFFu};
   check_context("u8x_encode_utf16");
   BAD(u8x_encode_utf16(NULL, 1, out, 16, U8X_STRICT, 0, 0));
   BAD(u8x_encode_utf16(units, 3, NULL, 1, U8X_STRICT, 0, 0));
@@ -238,7 +238,7 @@ static void validate_utf16_args(void) {
 static void decode_latin1_args(void) {
   size_t i;
   uint8_t out[16];
-  static const uint32_t latin1_not[] = {U8X_ESCAPE, U8X_LATIN1, U8X_CP1252, 5, 0x80000000u, 0xFFFFFFFFu};
+  static const uint32_t latin1_not[] = {U8X_ESCAPE, U8X_LATIN1, U8X_CP1252, 6, 0x80000000u, 0xFFFFFFFFu};
   static const uint32_t not_bytes[] = {256, 0x3FF, 0xFFFD, 0x10FFFF, 0xFFFFFFFFu};
   static const uint8_t latin[] = {'a', 0xC3, 0xA9};
   check_context("u8x_decode_latin1");

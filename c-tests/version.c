@@ -57,6 +57,10 @@ static void constants(void) {
   CHECK_EQ(U8X_MORE_INPUT & U8X_BIG_ENDIAN, 0);
   CHECK_EQ(U8X_LITTLE_ENDIAN & U8X_BIG_ENDIAN, 0);
   CHECK(U8X_LITTLE_ENDIAN != 0 && U8X_BIG_ENDIAN != 0);
+  /* U8X_SKIP_BOM: a single bit of its own */
+  CHECK_EQ(U8X_SKIP_BOM & (U8X_SKIP_BOM - 1), 0);
+  CHECK(U8X_SKIP_BOM != 0);
+  CHECK_EQ(U8X_SKIP_BOM & (U8X_MORE_INPUT | U8X_LITTLE_ENDIAN | U8X_BIG_ENDIAN), 0);
   /* the documented zero values */
   CHECK_EQ(U8X_OK, 0);
   CHECK_EQ(U8X_ERR_NONE, 0);

@@ -67,6 +67,21 @@
 #define U8X_BIG_ENDIAN 4
 
 /**
+ * Flag for the functions that read UTF-8 (`u8x_validate`, `u8x_classify`,
+ * `u8x_decode_ucs4`, `u8x_count`, `u8x_decode_utf16`,
+ * `u8x_decode_latin1`): one byte order mark (U+FEFF, the bytes EF BB BF) at
+ * the very start of `src` is consumed and not decoded (WHATWG "UTF-8
+ * decode" rather than "UTF-8 decode without BOM"). `bom_skipped` is then
+ * 3: `read` counts the three bytes, `written` nothing for them, and
+ * offsets stay offsets in `src`. A later U+FEFF is a character like any other.
+ * When streaming, pass it with the first chunk only. A first chunk that
+ * is just EF or EF BB, with `U8X_MORE_INPUT`, is `U8X_INCOMPLETE` with
+ * nothing consumed, like any cut sequence: pass those bytes again with the
+ * next ones, and this flag again, since nothing was read yet.
+ */
+#define U8X_SKIP_BOM 8
+
+/**
  * U+FFFD REPLACEMENT CHARACTER, the usual `replacement` for `U8X_REPLACE`.
  */
 #define U8X_REPLACEMENT_CHARACTER 65533
@@ -259,7 +274,15 @@ enum u8x_policy
    * Decoding only: each byte of an ill-formed sequence is read as
    * windows-1252 (WHATWG mapping; 81, 8D, 8F, 90, 9D become C1 controls).
    */
-  U8X_CP1252 = 4
+  U8X_CP1252 = 4,
+  /**
+   * Drop what cannot be converted, writing nothing in its place (Python
+   * `errors="ignore"`, iconv `//IGNORE`). Decoding: each maximal subpart
+   * of an ill-formed sequence (and, to Latin-1, each character above
+   * U+00FF). Encoding: each surrogate, value above 0x10FFFF or unpaired
+   * UTF-16 surrogate. `handled` in the result says how many were dropped.
+   */
+  U8X_IGNORE = 5
 };
 #ifndef __cplusplus
 #if (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L)
@@ -370,6 +393,27 @@ typedef struct u8x_result {
    * unit). While encoding or validating UTF-16: 1. Otherwise 0.
    */
   size_t error_len;
+  /**
+   * How many ill-formed subsequences the policy handled (replaced,
+   * escaped, mapped or dropped) in the input read, so that no loss is
+   * silent. Decoding: one per maximal subpart, whatever the policy
+   * writes for it (`U8X_ESCAPE`, `U8X_LATIN1` and `U8X_CP1252` write one
+   * unit per byte, but count the subpart once); to Latin-1, also one per
+   * character above U+00FF replaced or dropped. Encoding: one per
+   * invalid unit replaced, escaped or dropped. Also when measuring (NULL
+   * output); 0 under `U8X_STRICT` and for the functions without a
+   * policy. On `U8X_OUTPUT_FULL` it counts what the written output
+   * holds: a byte-wise policy may stop inside a maximal subpart, which
+   * then counts, and its remaining bytes count again in the next call
+   * (each is a maximal subpart of that call's input).
+   */
+  size_t handled;
+  /**
+   * The bytes of a byte order mark consumed under `U8X_SKIP_BOM` (and
+   * counted in `read`): 3, or 0 if there was none or no flag. A `size_t`,
+   * so that the struct has no padding: results compare with `memcmp`.
+   */
+  size_t bom_skipped;
 } u8x_result;
 
 /**
@@ -427,8 +471,9 @@ extern "C" {
  * ill-formed sequence, `error` = its kind and `error_len` = the length of its
  * maximal subpart; or, with `flags` = `U8X_MORE_INPUT` and a sequence cut by
  * the end of the buffer, `U8X_INCOMPLETE` with `read` = where it starts.
- * `flags` is 0 or `U8X_MORE_INPUT`, OR-ed with a `u8x_dialect` to check
- * that dialect instead. `src` may be NULL when `src_len` is 0.
+ * `flags` is 0, `U8X_MORE_INPUT` and/or `U8X_SKIP_BOM`, OR-ed with a
+ * `u8x_dialect` to check that dialect instead. `src` may be NULL when
+ * `src_len` is 0.
  *
  * # Safety
  * `src` must point to `src_len` readable bytes (or be NULL with `src_len` 0).
@@ -441,8 +486,10 @@ struct u8x_result u8x_validate(const uint8_t *src, size_t src_len, uint32_t flag
  * `policy` is a `u8x_policy`, OR-ed with a `u8x_dialect` to read that
  * dialect; `replacement` is the scalar `U8X_REPLACE`
  * writes (normally `U8X_REPLACEMENT_CHARACTER`; it must be a Unicode scalar
- * value) and is ignored by the other policies. `flags` is 0 or
- * `U8X_MORE_INPUT`.
+ * value) and is ignored by the other policies. `flags` is 0,
+ * `U8X_MORE_INPUT` and/or `U8X_SKIP_BOM`. Under every policy but
+ * `U8X_STRICT`, `handled` is the number of maximal subparts replaced,
+ * escaped, mapped or dropped.
  *
  * Writes at most `dst_cap` code points to `dst`, and never part of what one
  * maximal subpart produces under `U8X_REPLACE`. Returns `U8X_OK`,
@@ -473,7 +520,9 @@ struct u8x_result u8x_decode_ucs4(const uint8_t *src,
  * policy, writing nothing: the count is `written`, the other fields are as
  * `u8x_decode_ucs4` would report them. (Under `U8X_ESCAPE`, `U8X_LATIN1` and
  * `U8X_CP1252` every byte of an ill-formed sequence counts; under
- * `U8X_REPLACE` each maximal subpart counts once.)
+ * `U8X_REPLACE` each maximal subpart counts once; under `U8X_IGNORE`
+ * none does, and `handled` says how many were dropped.) `flags` as for
+ * `u8x_decode_ucs4`.
  *
  * # Safety
  * `src` must point to `src_len` readable bytes (or be NULL with `src_len` 0).
@@ -498,12 +547,14 @@ size_t u8x_count_valid(const uint8_t *src, size_t src_len);
  *
  * `policy` is `U8X_STRICT` (stop at the first surrogate or value above
  * 0x10FFFF: `U8X_ILL_FORMED`, `read` = its index), `U8X_REPLACE` (write the
- * UTF-8 of `replacement`, a Unicode scalar value, instead) or `U8X_ESCAPE`
+ * UTF-8 of `replacement`, a Unicode scalar value, instead), `U8X_ESCAPE`
  * (U+DC80..U+DCFF become the byte they escape; other invalid units stop as
- * strict does). Other policies are `U8X_BAD_ARGUMENT`. OR a `u8x_dialect`
- * into `policy` to write that dialect (what is invalid then is what the
- * dialect cannot write; a code point can take 6 bytes in legacy UTF-8,
- * CESU-8 and Modified UTF-8: see `u8x_encode_bound_in`).
+ * strict does) or `U8X_IGNORE` (drop them). Other policies are
+ * `U8X_BAD_ARGUMENT`. `handled` is the number of invalid units replaced,
+ * escaped or dropped. OR a `u8x_dialect` into `policy` to write that
+ * dialect (what is invalid then is what the dialect cannot write; a code
+ * point can take 6 bytes in legacy UTF-8, CESU-8 and Modified UTF-8: see
+ * `u8x_encode_bound_in`).
  *
  * Writes at most `dst_cap` bytes, never part of a character; on
  * `U8X_OUTPUT_FULL` call again from `src + read`. `read` is the code points
@@ -612,8 +663,9 @@ size_t u8x_encode_bound(size_t src_len);
  * OR-ed into `policy` reads that dialect): every policy
  * gives the same characters, written as UTF-16 (under `U8X_ESCAPE`, each
  * byte `b` of an ill-formed sequence becomes the lone unit 0xDC00+b, as
- * Python's surrogateescape does). `flags` is `U8X_MORE_INPUT` and at most
- * one of `U8X_LITTLE_ENDIAN`, `U8X_BIG_ENDIAN` (neither: native order).
+ * Python's surrogateescape does). `flags` is `U8X_MORE_INPUT`,
+ * `U8X_SKIP_BOM` and at most one of `U8X_LITTLE_ENDIAN`, `U8X_BIG_ENDIAN`
+ * (neither: native order); `handled` as for `u8x_decode_ucs4`.
  *
  * Writes at most `dst_cap` units and never half of a surrogate pair.
  * Returns `U8X_OK`, `U8X_ILL_FORMED`, `U8X_INCOMPLETE`, `U8X_OUTPUT_FULL`
@@ -645,7 +697,8 @@ struct u8x_result u8x_decode_utf16(const uint8_t *src,
  * USVString conversion and Rust's `String::from_utf16_lossy` do with
  * U+FFFD), `U8X_ESCAPE` turns 0xDC80..0xDCFF back into the byte they
  * escape (so bytes survive `u8x_decode_utf16` then this, both under
- * `U8X_ESCAPE`) and stops at any other. `flags` is `U8X_MORE_INPUT` and at
+ * `U8X_ESCAPE`) and stops at any other, `U8X_IGNORE` drops it; `handled`
+ * counts those replaced, escaped or dropped. `flags` is `U8X_MORE_INPUT` and at
  * most one byte-order flag; with `U8X_MORE_INPUT`, a high surrogate ending
  * the input is `U8X_INCOMPLETE` (`error_len` 1 unit, not consumed).
  *
@@ -696,8 +749,10 @@ struct u8x_result u8x_validate_utf16(const uint16_t *src, size_t src_len, uint32
  * `U8X_ERR_NOT_REPRESENTABLE`, `read` = its offset, `error_len` = its
  * length) or `U8X_REPLACE` (write the byte `replacement`, 0..255, once per
  * character above U+00FF and once per maximal subpart of an ill-formed
- * sequence). Other policies, or a replacement above 255, are
- * `U8X_BAD_ARGUMENT`. `flags` is 0 or `U8X_MORE_INPUT`.
+ * sequence) or `U8X_IGNORE` (drop both; `replacement` is ignored). Other
+ * policies, or a replacement above 255, are `U8X_BAD_ARGUMENT`. `handled`
+ * counts the characters and maximal subparts replaced or dropped. `flags`
+ * is 0, `U8X_MORE_INPUT` and/or `U8X_SKIP_BOM`.
  *
  * Writes at most `dst_cap` bytes; `read` and `written` are bytes. With
  * `dst` NULL and `dst_cap` 0, `written` is the exact size. `src_len` bytes
@@ -742,7 +797,8 @@ struct u8x_result u8x_encode_latin1(const uint8_t *src,
  * Returns what `u8x_validate` returns for `src` and `flags` (`U8X_OK`, or
  * `U8X_ILL_FORMED` / `U8X_INCOMPLETE` with `read` = the length of the
  * well-formed prefix), and fills `*info` for that well-formed prefix (the
- * whole input when `U8X_OK`). `info` must not be NULL.
+ * whole input when `U8X_OK`; a byte order mark skipped with
+ * `U8X_SKIP_BOM` is not in it). `info` must not be NULL.
  *
  * # Safety
  * `src` must point to `src_len` readable bytes (or be NULL with `src_len`
@@ -1062,7 +1118,9 @@ U8X_ABI_CHECK(result_error, offsetof(u8x_result, error) == 4);
 U8X_ABI_CHECK(result_read, offsetof(u8x_result, read) == 8);
 U8X_ABI_CHECK(result_written, offsetof(u8x_result, written) == 8 + sizeof(size_t));
 U8X_ABI_CHECK(result_error_len, offsetof(u8x_result, error_len) == 8 + 2 * sizeof(size_t));
-U8X_ABI_CHECK(result_size, sizeof(u8x_result) == 8 + 3 * sizeof(size_t));
+U8X_ABI_CHECK(result_handled, offsetof(u8x_result, handled) == 8 + 3 * sizeof(size_t));
+U8X_ABI_CHECK(result_bom_skipped, offsetof(u8x_result, bom_skipped) == 8 + 4 * sizeof(size_t));
+U8X_ABI_CHECK(result_size, sizeof(u8x_result) == 8 + 5 * sizeof(size_t));
 U8X_ABI_CHECK(classification_width, offsetof(u8x_classification, width) == 0);
 U8X_ABI_CHECK(classification_code_points, offsetof(u8x_classification, code_points) == sizeof(size_t));
 U8X_ABI_CHECK(classification_utf16_units, offsetof(u8x_classification, utf16_units) == 2 * sizeof(size_t));

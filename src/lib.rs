@@ -48,6 +48,18 @@ pub fn validate_chunk(src: &[u8], more_input: bool) -> Progress {
     Engine::best().validate_chunk(src, more_input)
 }
 
+/// `src` after its byte order mark, or `None` if it does not start with one
+/// (U+FEFF, the bytes EF BB BF). The decoders take a leading U+FEFF as a
+/// character like any other (WHATWG "UTF-8 decode without BOM"); calling
+/// this first on the start of the input gives WHATWG "UTF-8 decode".
+/// Streaming, call it on the first chunk only; a first chunk that is a
+/// prefix of the mark (EF, or EF BB) with more input to come decodes to
+/// [`Status::Incomplete`] with nothing read, so the same bytes come back
+/// with the next ones, and this can be asked again.
+pub fn strip_bom(src: &[u8]) -> Option<&[u8]> {
+    src.strip_prefix(b"\xEF\xBB\xBF")
+}
+
 /// Decodes UTF-8 into code points under `policy`, never writing past `dst`.
 pub fn decode_ucs4(src: &[u8], dst: &mut [u32], policy: Policy, more_input: bool) -> Progress {
     Engine::best().decode_ucs4(src, dst, policy, more_input)

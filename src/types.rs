@@ -62,6 +62,10 @@ pub enum Policy {
     /// Decoding: each byte of an ill-formed subsequence is taken as windows-1252
     /// (the WHATWG mapping, where 81, 8D, 8F, 90 and 9D map to C1 controls).
     Cp1252,
+    /// Decoding: each maximal subpart is dropped, nothing written in its
+    /// place (Python `errors="ignore"`, iconv `//IGNORE`). Lossy without a
+    /// trace in the output: [`Progress::handled`] says how many were dropped.
+    Ignore,
 }
 
 /// Which UTF-8 a byte string is read as, or written in. Standard RFC 3629
@@ -124,6 +128,24 @@ pub struct Progress {
     /// Output units written (code points when decoding, bytes when encoding),
     /// or needed when only measuring.
     pub written: usize,
+    /// Ill-formed subsequences the policy handled (replaced, escaped,
+    /// mapped or dropped) in the input consumed, so that a lossy call is
+    /// never silent. Decoding counts one per maximal subpart (the unit
+    /// of [`Utf8Error`], and of Python's error handler calls), whatever
+    /// the policy writes for it; decoding to Latin-1 also counts each
+    /// character above U+00FF replaced or dropped. Encoding counts each
+    /// invalid unit (surrogate, value above 0x10FFFF, unpaired UTF-16
+    /// surrogate) replaced, escaped or dropped. Always 0 under the strict
+    /// policies, and when validating.
+    ///
+    /// On [`Status::OutputFull`] it counts what the written output holds.
+    /// The byte-wise policies ([`Policy::Escape`], [`Policy::Latin1`],
+    /// [`Policy::Cp1252`]) can stop between the bytes of one maximal
+    /// subpart; it counts then, and the bytes left over are lone
+    /// continuation bytes, each a maximal subpart of the input that the
+    /// resumed call sees and counts. Only then does the sum over a resumed
+    /// call sequence exceed the count of one call with room enough.
+    pub handled: usize,
 }
 
 /// What to do with a unit that is not a Unicode scalar value when encoding.
@@ -136,6 +158,8 @@ pub enum EncodePolicy {
     /// Turn U+DC80..U+DCFF back into the byte 80..FF they escape (the inverse
     /// of [`Policy::Escape`]); any other invalid unit is an error.
     Escape,
+    /// Drop each invalid unit: nothing is written for it.
+    Ignore,
 }
 
 /// The byte order of UTF-16 code units in memory.
@@ -172,6 +196,9 @@ pub enum Latin1Policy {
     /// Write this byte once per character above U+00FF and once per maximal
     /// subpart of an ill-formed sequence.
     Replace(u8),
+    /// Drop each character above U+00FF and each maximal subpart of an
+    /// ill-formed sequence.
+    Ignore,
 }
 
 /// The widest kind of character in a text: which string representation

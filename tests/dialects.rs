@@ -698,3 +698,54 @@ fn each_dialect_reads_its_own_forms() {
         Some(0)
     );
 }
+
+/// Under every lossy policy a dialect reports how many ill-formed
+/// subsequences it handled: as many as the U+FFFD that replace writes (the
+/// inputs hold none of their own), the same for every policy, and ignore
+/// writes what replace writes without them.
+#[test]
+fn every_policy_counts_what_it_handled_in_every_dialect() {
+    let strings = random_strings(if emulated() { 100 } else { 600 });
+    let inputs = [
+        mangled(&strings, |s| cesu8::to_cesu8(s).into_owned()),
+        mangled(&strings, |s| cesu8::to_java_cesu8(s).into_owned()),
+        mangled(&strings, |s| s.as_bytes().to_vec()),
+    ];
+    for d in [
+        Dialect::Standard,
+        Dialect::Legacy,
+        Dialect::Cesu8,
+        Dialect::Mutf8,
+        Dialect::Wtf8,
+        Dialect::Generalized,
+    ] {
+        for b in inputs.iter().flatten() {
+            if b.windows(3).any(|w| w == "\u{FFFD}".as_bytes()) {
+                continue;
+            }
+            let mut out = vec![0u32; b.len()];
+            let r = u8x::decode_ucs4_in(d, b, &mut out, REPLACE, false);
+            let replaced: Vec<u32> = out[..r.written].to_vec();
+            let marks = replaced.iter().filter(|&&c| c == 0xFFFD).count();
+            assert_eq!(r.handled, marks, "{d:?} {b:02X?}");
+            let i = u8x::decode_ucs4_in(d, b, &mut out, Policy::Ignore, false);
+            let kept: Vec<u32> = replaced.iter().copied().filter(|&c| c != 0xFFFD).collect();
+            assert_eq!((i.handled, &out[..i.written]), (marks, &kept[..]), "{d:?}");
+            for policy in [Policy::Escape, Policy::Latin1, Policy::Cp1252] {
+                assert_eq!(
+                    u8x::count_in(d, b, policy, false).handled,
+                    marks,
+                    "{d:?} {policy:?}"
+                );
+            }
+            // In UTF-16, legacy values above U+10FFFF are handled too.
+            let mut units = vec![0u16; 2 * b.len()];
+            let r = u8x::decode_utf16_in(d, b, &mut units, REPLACE, ByteOrder::Native, false);
+            let marks16 = units[..r.written].iter().filter(|&&u| u == 0xFFFD).count();
+            assert!(marks16 == marks || d == Dialect::Legacy && marks16 > marks);
+            let p =
+                u8x::decode_utf16_in(d, b, &mut units, Policy::Ignore, ByteOrder::Native, false);
+            assert_eq!((r.handled, p.handled), (marks16, marks16), "{d:?} UTF-16");
+        }
+    }
+}

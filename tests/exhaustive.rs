@@ -48,6 +48,7 @@ fn every_scalar_encodes_like_std_and_decodes_back() {
             status: Status::Done,
             read: 1,
             written: n,
+            handled: 0,
         };
         for policy in [
             EncodePolicy::Strict,
@@ -74,7 +75,8 @@ fn every_scalar_encodes_like_std_and_decodes_back() {
             Progress {
                 status: Status::OutputFull,
                 read: 0,
-                written: 0
+                written: 0,
+                handled: 0,
             },
             "U+{u:04X}"
         );
@@ -82,6 +84,7 @@ fn every_scalar_encodes_like_std_and_decodes_back() {
             status: Status::Done,
             read: n,
             written: 1,
+            handled: 0,
         };
         for more in [false, true] {
             back.fill(0xFFFF_FFFF);
@@ -105,6 +108,7 @@ fn every_scalar_encodes_like_std_and_decodes_back() {
         status: Status::Done,
         read: all.len(),
         written: text.len(),
+        handled: 0,
     };
     assert_eq!(p, whole);
     assert!(bytes[..p.written] == *text.as_bytes());
@@ -115,6 +119,7 @@ fn every_scalar_encodes_like_std_and_decodes_back() {
         status: Status::Done,
         read: text.len(),
         written: all.len(),
+        handled: 0,
     };
     assert_eq!(d, whole_back);
     assert!(cps[..d.written] == all[..]);
@@ -196,6 +201,7 @@ fn every_surrogate_and_values_above_max_are_rejected() {
             }),
             read: 2,
             written: 3,
+            handled: 0,
         };
         out.fill(0);
         assert_eq!(
@@ -226,6 +232,7 @@ fn every_surrogate_and_values_above_max_are_rejected() {
                 status: Status::Done,
                 read: 4,
                 written: want.len(),
+                handled: 1,
             };
             let policy = EncodePolicy::Replace(c);
             assert_eq!(u8x::encode(&src, &mut out, policy), done, "{u:#X}");
@@ -240,6 +247,7 @@ fn every_surrogate_and_values_above_max_are_rejected() {
                 status: Status::Done,
                 read: 4,
                 written: 5,
+                handled: 1,
             };
             assert_eq!(escape, done, "{u:#X}");
             assert_eq!(out[..5], want, "{u:#X}");
@@ -250,6 +258,15 @@ fn every_surrogate_and_values_above_max_are_rejected() {
             assert_eq!(escape, stopped, "{u:#X}: escape must reject it like strict");
             assert_eq!(u8x::encoded_len(&src, EncodePolicy::Escape), stopped);
         }
+        let ignored = Progress {
+            status: Status::Done,
+            read: 4,
+            written: 4,
+            handled: 1,
+        };
+        assert_eq!(u8x::encode(&src, &mut out, EncodePolicy::Ignore), ignored);
+        assert_eq!(out[..4], [0x41, 0xC3, 0xA9, 0x42], "{u:#X}");
+        assert_eq!(u8x::encoded_len(&src, EncodePolicy::Ignore), ignored);
         checked += 1;
     }
     let expected = units.len() as u64;
@@ -382,10 +399,13 @@ impl Checker {
     /// holds the escape decoding).
     fn check_escape_round_trip(&mut self, s: &[u8]) {
         let p = u8x::encode(&self.want, &mut self.bytes, EncodePolicy::Escape);
+        // One escaped unit per byte of each maximal subpart.
+        let bad_bytes: usize = s.utf8_chunks().map(|c| c.invalid().len()).sum();
         let done = Progress {
             status: Status::Done,
             read: self.want.len(),
             written: s.len(),
+            handled: bad_bytes,
         };
         assert_eq!(p, done, "escape round trip {s:02X?}");
         assert_eq!(&self.bytes[..s.len()], s, "escape round trip");

@@ -12,7 +12,7 @@ use u8x::{
     Utf8Error, Width, REPLACE,
 };
 
-const POLICIES: [Policy; 7] = [
+const POLICIES: [Policy; 8] = [
     Policy::Strict,
     REPLACE,
     Policy::Replace('?'),
@@ -20,17 +20,20 @@ const POLICIES: [Policy; 7] = [
     Policy::Escape,
     Policy::Latin1,
     Policy::Cp1252,
+    Policy::Ignore,
 ];
-const ENCODE_POLICIES: [EncodePolicy; 4] = [
+const ENCODE_POLICIES: [EncodePolicy; 5] = [
     EncodePolicy::Strict,
     EncodePolicy::Replace('\u{FFFD}'),
     EncodePolicy::Replace('\u{1F600}'),
     EncodePolicy::Escape,
+    EncodePolicy::Ignore,
 ];
-const LATIN1_POLICIES: [Latin1Policy; 3] = [
+const LATIN1_POLICIES: [Latin1Policy; 4] = [
     Latin1Policy::Strict,
     Latin1Policy::Replace(b'?'),
     Latin1Policy::Replace(0xBF),
+    Latin1Policy::Ignore,
 ];
 const ORDERS: [ByteOrder; 3] = [ByteOrder::Native, ByteOrder::Little, ByteOrder::Big];
 
@@ -131,6 +134,7 @@ fn encode16(
 fn oracle_encode16(src: &[u16], policy: EncodePolicy, more: bool) -> (Progress, Vec<u8>) {
     let mut out = Vec::new();
     let mut read = 0;
+    let mut handled = 0;
     for item in char::decode_utf16(src.iter().copied()) {
         let (bytes, len): (Vec<u8>, usize) = match item {
             Ok(c) => (c.to_string().into_bytes(), c.len_utf16()),
@@ -141,12 +145,15 @@ fn oracle_encode16(src: &[u16], policy: EncodePolicy, more: bool) -> (Progress, 
                         status: Status::Incomplete { len: 1 },
                         read,
                         written: out.len(),
+                        handled,
                     };
                     return (p, out);
                 }
+                handled += 1;
                 match policy {
                     EncodePolicy::Replace(c) => (c.to_string().into_bytes(), 1),
                     EncodePolicy::Escape if (0xDC80..=0xDCFF).contains(&u) => (vec![u as u8], 1),
+                    EncodePolicy::Ignore => (Vec::new(), 1),
                     _ => {
                         let e = Utf8Error {
                             valid_up_to: read,
@@ -157,6 +164,7 @@ fn oracle_encode16(src: &[u16], policy: EncodePolicy, more: bool) -> (Progress, 
                             status: Status::IllFormed(e),
                             read,
                             written: out.len(),
+                            handled: handled - 1,
                         };
                         return (p, out);
                     }
@@ -170,13 +178,14 @@ fn oracle_encode16(src: &[u16], policy: EncodePolicy, more: bool) -> (Progress, 
         status: Status::Done,
         read,
         written: out.len(),
+        handled,
     };
     (p, out)
 }
 
 /// Independent oracle for UTF-8 -> Latin-1 from `std`.
 fn oracle_latin1(src: &[u8], policy: Latin1Policy, more: bool) -> (Progress, Vec<u8>) {
-    if let Latin1Policy::Replace(b) = policy {
+    if policy != Latin1Policy::Strict {
         // With more input, a sequence cut by the end (std: an error with no
         // length) is left for the next chunk.
         let tail = match src.utf8_chunks().last().map(|c| c.invalid()) {
@@ -187,10 +196,33 @@ fn oracle_latin1(src: &[u8], policy: Latin1Policy, more: bool) -> (Progress, Vec
             _ => 0,
         };
         let end = src.len() - tail;
-        let out: Vec<u8> = String::from_utf8_lossy(&src[..end])
-            .chars()
-            .map(|c| u8::try_from(c as u32).unwrap_or(b))
-            .collect();
+        let (out, handled): (Vec<u8>, usize) = match policy {
+            Latin1Policy::Replace(b) => {
+                // Every maximal subpart became U+FFFD, which is above
+                // U+00FF like the characters that are replaced too.
+                let lossy = String::from_utf8_lossy(&src[..end]);
+                let out = lossy
+                    .chars()
+                    .map(|c| u8::try_from(c as u32).unwrap_or(b))
+                    .collect();
+                (out, lossy.chars().filter(|&c| c > '\u{FF}').count())
+            }
+            _ => {
+                // std's chunks: each invalid part is one maximal subpart.
+                let mut out = Vec::new();
+                let mut handled = 0;
+                for chunk in src[..end].utf8_chunks() {
+                    for c in chunk.valid().chars() {
+                        match u8::try_from(c as u32) {
+                            Ok(b) => out.push(b),
+                            Err(_) => handled += 1,
+                        }
+                    }
+                    handled += usize::from(!chunk.invalid().is_empty());
+                }
+                (out, handled)
+            }
+        };
         let status = if tail > 0 {
             Status::Incomplete { len: tail as u8 }
         } else {
@@ -200,6 +232,7 @@ fn oracle_latin1(src: &[u8], policy: Latin1Policy, more: bool) -> (Progress, Vec
             status,
             read: end,
             written: out.len(),
+            handled,
         };
         return (p, out);
     }
@@ -210,7 +243,7 @@ fn oracle_latin1(src: &[u8], policy: Latin1Policy, more: bool) -> (Progress, Vec
         match u8::try_from(c as u32) {
             Ok(b) => out.push(b),
             Err(_) => match policy {
-                Latin1Policy::Replace(b) => out.push(b),
+                Latin1Policy::Replace(_) | Latin1Policy::Ignore => unreachable!(),
                 Latin1Policy::Strict => {
                     let e = Utf8Error {
                         valid_up_to: i,
@@ -221,6 +254,7 @@ fn oracle_latin1(src: &[u8], policy: Latin1Policy, more: bool) -> (Progress, Vec
                         status: Status::IllFormed(e),
                         read: i,
                         written: out.len(),
+                        handled: 0,
                     };
                     return (p, out);
                 }
@@ -684,7 +718,8 @@ fn latin1_matches_std_and_simdutf() {
             Progress {
                 status: Status::Done,
                 read: bytes.len(),
-                written: want.len()
+                written: want.len(),
+                handled: 0,
             }
         );
         assert!(&out[..p.written] == want.as_bytes());
@@ -1040,7 +1075,8 @@ fn a_full_buffer_never_splits_a_pair() {
             Progress {
                 status: Status::OutputFull,
                 read: 1,
-                written: 1
+                written: 1,
+                handled: 0,
             },
             "{:?}",
             e.tier()
@@ -1059,7 +1095,8 @@ fn a_full_buffer_never_splits_a_pair() {
             Progress {
                 status: Status::OutputFull,
                 read: 1500,
-                written: 1500
+                written: 1500,
+                handled: 0,
             },
             "{:?}",
             e.tier()
@@ -1078,7 +1115,8 @@ fn a_full_buffer_never_splits_a_pair() {
             Progress {
                 status: Status::IllFormed(err),
                 read: 3000,
-                written: 1500
+                written: 1500,
+                handled: 0,
             },
             "{:?}",
             e.tier()

@@ -119,6 +119,9 @@ const COUNT_DAMAGES: &[usize] = &[0, 2, 5, 7];
 const DAMAGED_REPLACE: usize = BASE_CODE_POINTS + 1 + 2 + 2 + 1;
 /// The same, a code point per byte of each ill-formed sequence: +3, +2, +2, +3.
 const DAMAGED_ESCAPE: usize = BASE_CODE_POINTS + 3 + 2 + 2 + 3;
+/// Their maximal subparts, what `handled` counts under any policy:
+/// F0 9F 98; E2 and AC; ED, A0 and 80; F0 9F 98.
+const DAMAGED_SUBPARTS: usize = 1 + 2 + 3 + 1;
 
 struct Mapping {
     ptr: *mut u8,
@@ -187,6 +190,7 @@ fn ill(at: usize, kind: ErrorKind, len: u8, written: usize) -> Progress {
         }),
         read: at,
         written,
+        handled: 0,
     }
 }
 
@@ -195,6 +199,7 @@ fn done(read: usize, written: usize) -> Progress {
         status: Status::Done,
         read,
         written,
+        handled: 0,
     }
 }
 
@@ -215,6 +220,7 @@ fn shifted(p: Progress, from: usize) -> Progress {
         status,
         read: p.read + from,
         written: p.written,
+        handled: 0,
     }
 }
 
@@ -350,6 +356,7 @@ fn tier_checks(m: &mut Mapping, engine: Engine, reach: Reach) {
                 status: Status::Incomplete { len: d.len },
                 read: d.at,
                 written: 0,
+                handled: 0,
             };
             let more = shifted(engine.validate_chunk(&buf[from..], true), from);
             assert_eq!(more, incomplete, "{t:?}: validate, {}, more input", d.name);
@@ -387,20 +394,29 @@ fn tier_checks(m: &mut Mapping, engine: Engine, reach: Reach) {
             m.patch(DAMAGES[i].patch);
         }
         let buf = m.bytes();
+        let handled = |p: Progress| Progress {
+            handled: DAMAGED_SUBPARTS,
+            ..p
+        };
         assert_eq!(
             engine.count(buf, REPLACE, false),
-            done(N, DAMAGED_REPLACE),
+            handled(done(N, DAMAGED_REPLACE)),
             "{t:?}: count, damaged, replace"
         );
         assert_eq!(
             engine.count(buf, Policy::Escape, false),
-            done(N, DAMAGED_ESCAPE),
+            handled(done(N, DAMAGED_ESCAPE)),
             "{t:?}: count, damaged, escape"
         );
         assert_eq!(
             engine.decode_utf16_len(buf, REPLACE, false),
-            done(N, DAMAGED_REPLACE + 1),
+            handled(done(N, DAMAGED_REPLACE + 1)),
             "{t:?}: decode_utf16_len, damaged"
+        );
+        assert_eq!(
+            engine.count(buf, Policy::Ignore, false),
+            handled(done(N, DAMAGED_REPLACE - DAMAGED_SUBPARTS)),
+            "{t:?}: count, damaged, ignore"
         );
         m.base();
     }
@@ -561,6 +577,7 @@ fn ffi_checks(m: &mut Mapping) {
             (U8X_OK, U8X_ERR_NONE, N, DAMAGED_REPLACE, 0),
             "u8x_count, damaged"
         );
+        assert_eq!(r.handled, DAMAGED_SUBPARTS, "u8x_count, damaged");
         let r = ffi::u8x_decode_utf16(p, n, std::ptr::null_mut(), 0, 2, 0, 0);
         assert_eq!(status(&r), (U8X_OK, U8X_ERR_NONE, N, DAMAGED_ESCAPE + 1, 0));
         m.base();

@@ -8,18 +8,20 @@ mod common;
 use common::{random_scalar, Rng};
 use u8x::{EncodePolicy, Engine, Policy, Progress, Tier, REPLACE};
 
-const POLICIES: [Policy; 6] = [
+const POLICIES: [Policy; 7] = [
     Policy::Strict,
     REPLACE,
     Policy::Replace('?'),
     Policy::Escape,
     Policy::Latin1,
     Policy::Cp1252,
+    Policy::Ignore,
 ];
-const ENCODE_POLICIES: [EncodePolicy; 3] = [
+const ENCODE_POLICIES: [EncodePolicy; 4] = [
     EncodePolicy::Strict,
     EncodePolicy::Replace('\u{FFFD}'),
     EncodePolicy::Escape,
+    EncodePolicy::Ignore,
 ];
 
 fn scalar() -> Engine {

@@ -206,6 +206,8 @@ pub enum FixPolicyArg {
     Latin1,
     /// Each bad byte as the windows-1252 character (WHATWG mapping)
     Cp1252,
+    /// Dropped, as Python's errors="ignore"
+    Ignore,
 }
 
 /// `--policy` of `decode`, `encode` and `convert`; each accepts the ones

@@ -17,7 +17,8 @@ use crate::Failure;
 /// How `fix` writes an ill-formed sequence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FixPolicy {
-    /// As the library decodes it under this policy (replace, latin1, cp1252).
+    /// As the library decodes it under this policy (replace, latin1, cp1252,
+    /// ignore).
     Decode(Policy),
     /// Each byte as the ASCII text `\xhh` (Python's "backslashreplace").
     Backslash,
@@ -145,6 +146,10 @@ mod tests {
         assert_eq!(
             fixed(input, FixPolicy::Decode(Policy::Cp1252)),
             ("a\u{E2}\u{201A}b\u{20AC}\u{9D}\u{F0}\u{178}".to_string(), 4)
+        );
+        assert_eq!(
+            fixed(input, FixPolicy::Decode(Policy::Ignore)),
+            ("ab".to_string(), 4)
         );
         assert_eq!(
             fixed(input, FixPolicy::Backslash),

@@ -85,6 +85,8 @@ sequence is rewritten according to the policy:
            lost. Text that already contains \\x sequences becomes ambiguous;
            for an exact round trip of any bytes use 'decode --policy escape'
            and 'encode --policy escape' instead.
+  ignore   each ill-formed sequence dropped, as Python's errors=\"ignore\"
+           and iconv's //IGNORE: the count below is all that is left of it.
 
 Prints 'u8x: fixed N ill-formed sequences' on standard error when N > 0
 (not with -q).";

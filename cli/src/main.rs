@@ -108,6 +108,7 @@ fn run(cli: Cli) -> u8 {
                 FixPolicyArg::Replace => FixPolicy::Decode(u8x::REPLACE),
                 FixPolicyArg::Latin1 => FixPolicy::Decode(Policy::Latin1),
                 FixPolicyArg::Cp1252 => FixPolicy::Decode(Policy::Cp1252),
+                FixPolicyArg::Ignore => FixPolicy::Decode(Policy::Ignore),
                 FixPolicyArg::Escape => FixPolicy::Backslash,
             };
             let jobs = args.jobs.jobs;

@@ -319,6 +319,17 @@ fn fix_latin1_cp1252_and_escape() {
         assert!(run.out() == expected, "{policy}: output differs");
         assert_eq!(run.stderr, format!("u8x: fixed {n} ill-formed sequences\n"));
     }
+    // Dropped, counted all the same; Python's errors="ignore" when it is here.
+    let run = u8x(&["fix", "--policy=ignore", f.path()], None);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.out() == per_byte_fix(&data, |_| String::new()),
+        "ignore: output differs"
+    );
+    assert_eq!(run.stderr, format!("u8x: fixed {n} ill-formed sequences\n"));
+    if let Some(python) = python("data.decode('utf-8', 'ignore').encode('utf-8')", &data) {
+        assert!(run.stdout == python, "ignore differs from Python");
+    }
     let run = u8x(&["fix", "--policy", "escape"], Some(b"a\xC3(\xF0\x9F\x98"));
     assert_eq!(run.out(), "a\\xc3(\\xf0\\x9f\\x98");
     assert_eq!(run.stderr, "u8x: fixed 2 ill-formed sequences\n");

@@ -11,15 +11,16 @@ use u8x::{ByteOrder, Dialect, EncodePolicy, Engine, Policy, Status, Tier};
 
 const DIALECTS: [Dialect; 6] =
     [Dialect::Standard, Dialect::Legacy, Dialect::Cesu8, Dialect::Mutf8, Dialect::Wtf8, Dialect::Generalized];
-const POLICIES: [Policy; 5] = [Policy::Strict, u8x::REPLACE, Policy::Escape, Policy::Latin1, Policy::Cp1252];
-const ENCODE_POLICIES: [EncodePolicy; 3] =
-    [EncodePolicy::Strict, EncodePolicy::Replace('\u{10348}'), EncodePolicy::Escape];
+const POLICIES: [Policy; 6] =
+    [Policy::Strict, u8x::REPLACE, Policy::Escape, Policy::Latin1, Policy::Cp1252, Policy::Ignore];
+const ENCODE_POLICIES: [EncodePolicy; 4] =
+    [EncodePolicy::Strict, EncodePolicy::Replace('\u{10348}'), EncodePolicy::Escape, EncodePolicy::Ignore];
 
 fuzz_target!(|data: &[u8]| {
     let Some((&control, src)) = data.split_first() else { return };
     let d = DIALECTS[control as usize % 6];
-    let policy = POLICIES[(control as usize / 6) % 5];
-    let epolicy = ENCODE_POLICIES[(control as usize / 6) % 3];
+    let policy = POLICIES[(control as usize / 6) % 6];
+    let epolicy = ENCODE_POLICIES[(control as usize / 6) % 4];
     let more = control & 0x80 != 0;
     let cap = (usize::from(control) * 13) % (src.len() + 1);
     let scalar = Engine::new(Tier::Scalar).unwrap();

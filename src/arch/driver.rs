@@ -127,6 +127,8 @@ fn resume<In, O: Output<In>>(
     mut stop: FastStop,
 ) -> Progress {
     let mut read = 0;
+    // Only the scalar windows apply a policy; the kernels stop before it.
+    let mut handled = 0;
     loop {
         let flagged = stop.flagged.map(|e| read + e);
         read += stop.read;
@@ -137,6 +139,7 @@ fn resume<In, O: Output<In>>(
                     status: Status::Done,
                     read,
                     written: out.written(),
+                    handled,
                 }
             }
             // Out of room for a whole block: the scalar core fills the rest
@@ -148,11 +151,13 @@ fn resume<In, O: Output<In>>(
         let p = out.scalar(&src[read..end], last);
         let status = rebase(p.status, read);
         read += p.read;
+        handled += p.handled;
         if status != Status::Done || last {
             return Progress {
                 status,
                 read,
                 written: out.written(),
+                handled,
             };
         }
         stop = out.fast(&src[read..]);
@@ -377,6 +382,7 @@ fn done(read: usize, written: usize) -> Progress {
         status: Status::Done,
         read,
         written,
+        handled: 0,
     }
 }
 
@@ -387,16 +393,13 @@ fn after_prefix(p: Progress, read: usize, written: usize) -> Progress {
         status: rebase(p.status, read),
         read: read + p.read,
         written: written + p.written,
+        handled: p.handled,
     }
 }
 
 pub(crate) fn count(k: &Kernels, src: &[u8], policy: Policy, more_input: bool) -> Progress {
     if k.count().is_some() && short_ascii(src) {
-        return Progress {
-            status: Status::Done,
-            read: src.len(),
-            written: src.len(),
-        };
+        return done(src.len(), src.len());
     }
     let Some(fast) = k.count() else {
         return count_portable(src, policy, more_input);
@@ -426,14 +429,17 @@ pub(crate) fn count(k: &Kernels, src: &[u8], policy: Policy, more_input: bool) -
 /// whose lead bytes are the count, and the reference counts the rest; again
 /// after each error it handles.
 fn count_portable(src: &[u8], policy: Policy, more_input: bool) -> Progress {
-    let (mut read, mut written) = (0, 0);
+    let (mut read, mut written, mut handled) = (0, 0, 0);
     loop {
         let valid = read + portable::validate::valid_up_to(&src[read..]);
         // The first error is within a few bytes of `valid`.
         let error = valid + scalar_validate::validate(&src[valid..], true).read;
         written += portable::count::count_leads(&src[read..error]);
         if error == src.len() {
-            return done(error, written);
+            return Progress {
+                handled,
+                ..done(error, written)
+            };
         }
         // What is wrong depends on up to four bytes from `error`.
         let end = next_boundary(src, (error + 4).min(src.len()));
@@ -444,11 +450,14 @@ fn count_portable(src: &[u8], policy: Policy, more_input: bool) -> Progress {
             policy,
             more_input && last,
         );
-        let p = after_prefix(p, error, written);
+        let p = Progress {
+            handled: handled + p.handled,
+            ..after_prefix(p, error, written)
+        };
         if p.status != Status::Done || last {
             return p;
         }
-        (read, written) = (p.read, p.written);
+        (read, written, handled) = (p.read, p.written, p.handled);
     }
 }
 

@@ -345,6 +345,7 @@ impl Engine {
                 status: crate::Status::Done,
                 read: stop.read,
                 written: 0,
+                handled: 0,
             }
         } else {
             // The error is within a few bytes: the reference finds it
@@ -361,6 +362,7 @@ impl Engine {
                 status,
                 read: stop.read + p.read,
                 written: 0,
+                handled: 0,
             }
         };
         let count = |bytes: &[u8]| {

@@ -47,7 +47,7 @@ pub(super) fn drive<In, L: Leg<In>>(
     window_end: impl Fn(usize, usize) -> usize,
     more_input: bool,
 ) -> Progress {
-    let mut read = 0;
+    let (mut read, mut handled) = (0, 0);
     // `src[read..limit]` holds none of the dialect's forms.
     let mut limit = 0;
     let mut window = WINDOW;
@@ -62,7 +62,7 @@ pub(super) fn drive<In, L: Leg<In>>(
             // caller may not expect more input.
             let finished = p.status == Status::Done && read == src.len();
             if finished || p.status == Status::OutputFull {
-                return at(p.status, read, leg.written());
+                return at(p.status, read, leg.written(), handled);
             }
             window = if p.read < DENSE {
                 (window * 2).min(MAX_WINDOW)
@@ -82,18 +82,20 @@ pub(super) fn drive<In, L: Leg<In>>(
         let p = leg.scalar(&src[read..end], more_input || !last);
         let status = crate::forms::rebase(p.status, read);
         read += p.read;
+        handled += p.handled;
         let resumable = matches!(status, Status::Done | Status::Incomplete { .. });
         if last || !resumable {
-            return at(status, read, leg.written());
+            return at(status, read, leg.written(), handled);
         }
     }
 }
 
-fn at(status: Status, read: usize, written: usize) -> Progress {
+fn at(status: Status, read: usize, written: usize, handled: usize) -> Progress {
     Progress {
         status,
         read,
         written,
+        handled,
     }
 }
 

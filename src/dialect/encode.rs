@@ -62,8 +62,9 @@ fn form(dialect: Dialect, unit: u32, pairs_next: bool, buf: &mut [u8; 6]) -> Opt
     }
 }
 
-/// The bytes `unit` becomes in `dialect` under `policy`, or why it cannot
-/// be encoded.
+/// The bytes `unit` becomes in `dialect` under `policy` (empty if the
+/// policy drops it), and whether the policy handled it (it is invalid in
+/// the dialect); or why it cannot be encoded.
 #[inline]
 pub(crate) fn unit_bytes_in(
     dialect: Dialect,
@@ -71,10 +72,20 @@ pub(crate) fn unit_bytes_in(
     pairs_next: bool,
     policy: EncodePolicy,
     buf: &mut [u8; 6],
-) -> Result<&[u8], ErrorKind> {
+) -> Result<(&[u8], bool), ErrorKind> {
     if let Some(len) = form(dialect, unit, pairs_next, buf) {
-        return Ok(&buf[..len]);
+        return Ok((&buf[..len], false));
     }
+    handle(dialect, unit, policy, buf).map(|bytes| (bytes, true))
+}
+
+/// What `policy` makes of `unit`, which `dialect` cannot write.
+fn handle(
+    dialect: Dialect,
+    unit: u32,
+    policy: EncodePolicy,
+    buf: &mut [u8; 6],
+) -> Result<&[u8], ErrorKind> {
     match policy {
         // A scalar value, which every dialect can write (in its own form:
         // a supplementary replacement is a pair in CESU-8).
@@ -86,6 +97,7 @@ pub(crate) fn unit_bytes_in(
             buf[0] = unit as u8;
             Ok(&buf[..1])
         }
+        EncodePolicy::Ignore => Ok(&buf[..0]),
         EncodePolicy::Strict | EncodePolicy::Escape => Err(if is_surrogate(unit) {
             ErrorKind::Surrogate
         } else {
@@ -103,25 +115,30 @@ pub fn encode<S: Sink<u8>>(
     policy: EncodePolicy,
 ) -> Progress {
     let mut buf = [0u8; 6];
+    let mut handled = 0;
     for (read, &unit) in src.iter().enumerate() {
         let pairs_next = src
             .get(read + 1)
             .is_some_and(|&n| (0xDC00..0xE000).contains(&n));
         let status = match unit_bytes_in(dialect, unit, pairs_next, policy, &mut buf) {
-            Ok(bytes) if sink.push_all(bytes) => continue,
+            Ok((bytes, bad)) if sink.push_all(bytes) => {
+                handled += usize::from(bad);
+                continue;
+            }
             Ok(_) => Status::OutputFull,
             Err(kind) => unit_error(read, kind),
         };
-        return stop(status, read, sink);
+        return stop(status, read, handled, sink);
     }
-    stop(Status::Done, src.len(), sink)
+    stop(Status::Done, src.len(), handled, sink)
 }
 
-fn stop<S: Sink<u8>>(status: Status, read: usize, sink: &S) -> Progress {
+fn stop<S: Sink<u8>>(status: Status, read: usize, handled: usize, sink: &S) -> Progress {
     Progress {
         status,
         read,
         written: sink.written(),
+        handled,
     }
 }
 
@@ -218,22 +235,25 @@ pub fn encode_utf16<S: Sink<u8>>(
 ) -> Progress {
     let units = Units::new(src, order);
     let mut buf = [0u8; 6];
-    let mut read = 0;
+    let (mut read, mut handled) = (0, 0);
     while read < src.len() {
         let (value, len) = match units.next(read) {
             Next::Unit { value, len } => (value, len),
-            Next::CutPair if more_input => return stop(Status::Incomplete { len: 1 }, read, sink),
+            Next::CutPair if more_input => {
+                return stop(Status::Incomplete { len: 1 }, read, handled, sink)
+            }
             Next::CutPair => (u32::from(units.get(read)), 1),
         };
         let status = match unit_bytes_in(dialect, value, false, policy, &mut buf) {
-            Ok(bytes) if sink.push_all(bytes) => {
+            Ok((bytes, bad)) if sink.push_all(bytes) => {
                 read += len;
+                handled += usize::from(bad);
                 continue;
             }
             Ok(_) => Status::OutputFull,
             Err(kind) => unit_error(read, kind),
         };
-        return stop(status, read, sink);
+        return stop(status, read, handled, sink);
     }
-    stop(Status::Done, read, sink)
+    stop(Status::Done, read, handled, sink)
 }

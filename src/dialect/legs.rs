@@ -241,6 +241,7 @@ impl Leg<u16> for EncodeUtf16<'_> {
                     status: crate::forms::rebase(p.status, r),
                     read: r + p.read,
                     written: w + p.written,
+                    handled: p.handled,
                 }
             }
             Some(dst) => {
@@ -272,5 +273,6 @@ fn progress(read: usize, written: usize) -> Progress {
         status: crate::Status::Done,
         read,
         written,
+        handled: 0,
     }
 }

@@ -48,14 +48,13 @@ pub(super) fn interleave(
     more_input: bool,
     mut step: impl FnMut(&[u8], usize, Step) -> Progress,
 ) -> Progress {
-    let mut read = 0;
-    let mut written = 0;
+    let (mut read, mut written, mut handled) = (0, 0, 0);
     loop {
         let p = step(&src[read..], written, Step::Pairs);
         read += p.read;
         written += p.written;
         if read == src.len() {
-            return p_done(read, written);
+            return p_done(read, written, handled);
         }
         // Up to the next lead byte of a high surrogate after this point.
         let end = src[read..]
@@ -74,6 +73,7 @@ pub(super) fn interleave(
         if !last && matches!(p.status, Status::Incomplete { .. }) {
             read += p.read;
             written += p.written;
+            handled += p.handled;
             p = step(
                 &src[read..end + 2],
                 written,
@@ -83,21 +83,24 @@ pub(super) fn interleave(
         let status = crate::forms::rebase(p.status, read);
         read += p.read;
         written += p.written;
+        handled += p.handled;
         let through = !last && read == end;
         if !through && (status != Status::Done || last) {
             return Progress {
                 status,
                 read,
                 written,
+                handled,
             };
         }
     }
 }
 
-fn p_done(read: usize, written: usize) -> Progress {
+fn p_done(read: usize, written: usize, handled: usize) -> Progress {
     Progress {
         status: Status::Done,
         read,
         written,
+        handled,
     }
 }

@@ -18,12 +18,13 @@ const DIALECTS: [Dialect; 6] = [
     Dialect::Wtf8,
     Dialect::Generalized,
 ];
-const POLICIES: [Policy; 5] = [
+const POLICIES: [Policy; 6] = [
     Policy::Strict,
     Policy::Replace('\u{FFFD}'),
     Policy::Escape,
     Policy::Latin1,
     Policy::Cp1252,
+    Policy::Ignore,
 ];
 
 fn engines() -> Vec<Engine> {
@@ -147,7 +148,12 @@ fn every_input_of_up_to_three_bytes() {
                 }
                 let src = &bytes[..len];
                 for e in &engines {
-                    for policy in [Policy::Strict, Policy::Replace('\u{FFFD}'), Policy::Escape] {
+                    for policy in [
+                        Policy::Strict,
+                        Policy::Replace('\u{FFFD}'),
+                        Policy::Escape,
+                        Policy::Ignore,
+                    ] {
                         let (want, cps) = reference_ucs4(d, src, policy, false);
                         let mut out = [0; 3];
                         let got = e.decode_ucs4_in(d, src, &mut out, policy, false);
@@ -302,6 +308,7 @@ fn encoding_on_every_tier_matches_the_scalar_core() {
         EncodePolicy::Replace('\u{10348}'),
         EncodePolicy::Replace('\0'),
         EncodePolicy::Escape,
+        EncodePolicy::Ignore,
     ];
     for e in engines() {
         for d in DIALECTS {
@@ -418,6 +425,7 @@ fn two_forms_at_every_distance_on_every_tier() {
                     for e in &engines {
                         check_decode(e, d, &src, Policy::Strict);
                         check_decode(e, d, &src, Policy::Replace('\u{FFFD}'));
+                        check_decode(e, d, &src, Policy::Ignore);
                     }
                 }
             }

@@ -1,11 +1,16 @@
 //! The codec entry points: validate, decode, encode, count, boundaries.
 
 use super::buffers::{input, output, Output};
-use super::types::{u8x_result, U8X_BAD_SIZE, U8X_DIALECT_MASK, U8X_MORE_INPUT};
+use super::types::{
+    skip_bom, u8x_result, U8X_BAD_SIZE, U8X_DIALECT_MASK, U8X_MORE_INPUT, U8X_SKIP_BOM,
+};
 use crate::{Dialect, EncodePolicy, Policy};
 
-fn more_input(flags: u32) -> Option<bool> {
-    (flags & !U8X_MORE_INPUT == 0).then_some(flags & U8X_MORE_INPUT != 0)
+/// The flags of a call reading UTF-8: `U8X_MORE_INPUT` and `U8X_SKIP_BOM`,
+/// nothing else.
+pub(super) fn utf8_flags(flags: u32) -> Option<(bool, bool)> {
+    (flags & !(U8X_MORE_INPUT | U8X_SKIP_BOM) == 0)
+        .then_some((flags & U8X_MORE_INPUT != 0, flags & U8X_SKIP_BOM != 0))
 }
 
 /// The `u8x_dialect` value `code` (its bits in place), if it is one.
@@ -53,6 +58,7 @@ pub(super) fn decode_policy(policy: u32, replacement: u32) -> Option<Policy> {
         2 => Policy::Escape,
         3 => Policy::Latin1,
         4 => Policy::Cp1252,
+        5 => Policy::Ignore,
         _ => return None,
     })
 }
@@ -62,6 +68,7 @@ pub(super) fn encode_policy(policy: u32, replacement: u32) -> Option<EncodePolic
         0 => EncodePolicy::Strict,
         1 => EncodePolicy::Replace(char::from_u32(replacement)?),
         2 => EncodePolicy::Escape,
+        5 => EncodePolicy::Ignore,
         _ => return None,
     })
 }
@@ -72,8 +79,9 @@ pub(super) fn encode_policy(policy: u32, replacement: u32) -> Option<EncodePolic
 /// ill-formed sequence, `error` = its kind and `error_len` = the length of its
 /// maximal subpart; or, with `flags` = `U8X_MORE_INPUT` and a sequence cut by
 /// the end of the buffer, `U8X_INCOMPLETE` with `read` = where it starts.
-/// `flags` is 0 or `U8X_MORE_INPUT`, OR-ed with a `u8x_dialect` to check
-/// that dialect instead. `src` may be NULL when `src_len` is 0.
+/// `flags` is 0, `U8X_MORE_INPUT` and/or `U8X_SKIP_BOM`, OR-ed with a
+/// `u8x_dialect` to check that dialect instead. `src` may be NULL when
+/// `src_len` is 0.
 ///
 /// # Safety
 /// `src` must point to `src_len` readable bytes (or be NULL with `src_len` 0).
@@ -83,10 +91,11 @@ pub unsafe extern "C" fn u8x_validate(src: *const u8, src_len: usize, flags: u32
         return u8x_result::BAD_ARGUMENT;
     };
     // SAFETY: the caller's promise about `src` is `input`'s precondition.
-    let (Some(more), Some(src)) = (more_input(flags), unsafe { input(src, src_len) }) else {
+    let (Some((more, bom)), Some(src)) = (utf8_flags(flags), unsafe { input(src, src_len) }) else {
         return u8x_result::BAD_ARGUMENT;
     };
-    crate::validate_in(d, src, more).into()
+    let (src, skipped) = skip_bom(src, bom);
+    u8x_result::from(crate::validate_in(d, src, more)).after_bom(skipped)
 }
 
 /// Decodes UTF-8 into code points (UCS-4 / UTF-32 in native byte order).
@@ -94,8 +103,10 @@ pub unsafe extern "C" fn u8x_validate(src: *const u8, src_len: usize, flags: u32
 /// `policy` is a `u8x_policy`, OR-ed with a `u8x_dialect` to read that
 /// dialect; `replacement` is the scalar `U8X_REPLACE`
 /// writes (normally `U8X_REPLACEMENT_CHARACTER`; it must be a Unicode scalar
-/// value) and is ignored by the other policies. `flags` is 0 or
-/// `U8X_MORE_INPUT`.
+/// value) and is ignored by the other policies. `flags` is 0,
+/// `U8X_MORE_INPUT` and/or `U8X_SKIP_BOM`. Under every policy but
+/// `U8X_STRICT`, `handled` is the number of maximal subparts replaced,
+/// escaped, mapped or dropped.
 ///
 /// Writes at most `dst_cap` code points to `dst`, and never part of what one
 /// maximal subpart produces under `U8X_REPLACE`. Returns `U8X_OK`,
@@ -122,8 +133,8 @@ pub unsafe extern "C" fn u8x_decode_ucs4(
     replacement: u32,
     flags: u32,
 ) -> u8x_result {
-    let (Some((d, policy)), Some(more)) =
-        (decode_policy_in(policy, replacement), more_input(flags))
+    let (Some((d, policy)), Some((more, bom))) =
+        (decode_policy_in(policy, replacement), utf8_flags(flags))
     else {
         return u8x_result::BAD_ARGUMENT;
     };
@@ -132,18 +143,25 @@ pub unsafe extern "C" fn u8x_decode_ucs4(
         return u8x_result::BAD_ARGUMENT;
     };
     // SAFETY: the caller promises `dst_cap` writable elements at `dst`.
-    match unsafe { output(dst, dst_cap, crate::decode_ucs4_bound(src.len()), src) } {
-        Some(Output::Buffer(dst)) => crate::decode_ucs4_in(d, src, dst, policy, more).into(),
-        Some(Output::Measure) => crate::count_in(d, src, policy, more).into(),
-        None => u8x_result::BAD_ARGUMENT,
-    }
+    let out = unsafe { output(dst, dst_cap, crate::decode_ucs4_bound(src.len()), src) };
+    let Some(out) = out else {
+        return u8x_result::BAD_ARGUMENT;
+    };
+    let (src, skipped) = skip_bom(src, bom);
+    let p = match out {
+        Output::Buffer(dst) => crate::decode_ucs4_in(d, src, dst, policy, more),
+        Output::Measure => crate::count_in(d, src, policy, more),
+    };
+    u8x_result::from(p).after_bom(skipped)
 }
 
 /// Counts the code points `u8x_decode_ucs4` would write for this input and
 /// policy, writing nothing: the count is `written`, the other fields are as
 /// `u8x_decode_ucs4` would report them. (Under `U8X_ESCAPE`, `U8X_LATIN1` and
 /// `U8X_CP1252` every byte of an ill-formed sequence counts; under
-/// `U8X_REPLACE` each maximal subpart counts once.)
+/// `U8X_REPLACE` each maximal subpart counts once; under `U8X_IGNORE`
+/// none does, and `handled` says how many were dropped.) `flags` as for
+/// `u8x_decode_ucs4`.
 ///
 /// # Safety
 /// `src` must point to `src_len` readable bytes (or be NULL with `src_len` 0).
@@ -156,12 +174,13 @@ pub unsafe extern "C" fn u8x_count(
 ) -> u8x_result {
     let policy = decode_policy_in(policy, super::types::U8X_REPLACEMENT_CHARACTER);
     // SAFETY: the caller's promise about `src` is `input`'s precondition.
-    let (Some((d, policy)), Some(more), Some(src)) =
-        (policy, more_input(flags), unsafe { input(src, src_len) })
+    let (Some((d, policy)), Some((more, bom)), Some(src)) =
+        (policy, utf8_flags(flags), unsafe { input(src, src_len) })
     else {
         return u8x_result::BAD_ARGUMENT;
     };
-    crate::count_in(d, src, policy, more).into()
+    let (src, skipped) = skip_bom(src, bom);
+    u8x_result::from(crate::count_in(d, src, policy, more)).after_bom(skipped)
 }
 
 /// The number of code points in `src`, which the caller already knows is
@@ -183,12 +202,14 @@ pub unsafe extern "C" fn u8x_count_valid(src: *const u8, src_len: usize) -> usiz
 ///
 /// `policy` is `U8X_STRICT` (stop at the first surrogate or value above
 /// 0x10FFFF: `U8X_ILL_FORMED`, `read` = its index), `U8X_REPLACE` (write the
-/// UTF-8 of `replacement`, a Unicode scalar value, instead) or `U8X_ESCAPE`
+/// UTF-8 of `replacement`, a Unicode scalar value, instead), `U8X_ESCAPE`
 /// (U+DC80..U+DCFF become the byte they escape; other invalid units stop as
-/// strict does). Other policies are `U8X_BAD_ARGUMENT`. OR a `u8x_dialect`
-/// into `policy` to write that dialect (what is invalid then is what the
-/// dialect cannot write; a code point can take 6 bytes in legacy UTF-8,
-/// CESU-8 and Modified UTF-8: see `u8x_encode_bound_in`).
+/// strict does) or `U8X_IGNORE` (drop them). Other policies are
+/// `U8X_BAD_ARGUMENT`. `handled` is the number of invalid units replaced,
+/// escaped or dropped. OR a `u8x_dialect` into `policy` to write that
+/// dialect (what is invalid then is what the dialect cannot write; a code
+/// point can take 6 bytes in legacy UTF-8, CESU-8 and Modified UTF-8: see
+/// `u8x_encode_bound_in`).
 ///
 /// Writes at most `dst_cap` bytes, never part of a character; on
 /// `U8X_OUTPUT_FULL` call again from `src + read`. `read` is the code points

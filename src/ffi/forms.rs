@@ -2,10 +2,10 @@
 //! sizes of text known to be valid.
 
 use super::buffers::{input, output, Output};
-use super::codec::{bytes_per_code_point, decode_policy_in, encode_policy_in};
+use super::codec::{bytes_per_code_point, decode_policy_in, encode_policy_in, utf8_flags};
 use super::types::{
-    u8x_classification, u8x_result, u8x_width, U8X_BAD_SIZE, U8X_BIG_ENDIAN, U8X_LITTLE_ENDIAN,
-    U8X_MORE_INPUT,
+    skip_bom, u8x_classification, u8x_result, u8x_width, U8X_BAD_SIZE, U8X_BIG_ENDIAN,
+    U8X_LITTLE_ENDIAN, U8X_MORE_INPUT, U8X_SKIP_BOM,
 };
 use crate::{ByteOrder, Latin1Policy, Width};
 
@@ -29,8 +29,9 @@ fn utf16_flags(flags: u32) -> Option<(bool, ByteOrder)> {
 /// OR-ed into `policy` reads that dialect): every policy
 /// gives the same characters, written as UTF-16 (under `U8X_ESCAPE`, each
 /// byte `b` of an ill-formed sequence becomes the lone unit 0xDC00+b, as
-/// Python's surrogateescape does). `flags` is `U8X_MORE_INPUT` and at most
-/// one of `U8X_LITTLE_ENDIAN`, `U8X_BIG_ENDIAN` (neither: native order).
+/// Python's surrogateescape does). `flags` is `U8X_MORE_INPUT`,
+/// `U8X_SKIP_BOM` and at most one of `U8X_LITTLE_ENDIAN`, `U8X_BIG_ENDIAN`
+/// (neither: native order); `handled` as for `u8x_decode_ucs4`.
 ///
 /// Writes at most `dst_cap` units and never half of a surrogate pair.
 /// Returns `U8X_OK`, `U8X_ILL_FORMED`, `U8X_INCOMPLETE`, `U8X_OUTPUT_FULL`
@@ -53,9 +54,11 @@ pub unsafe extern "C" fn u8x_decode_utf16(
     replacement: u32,
     flags: u32,
 ) -> u8x_result {
-    let (Some((d, policy)), Some((more, order))) =
-        (decode_policy_in(policy, replacement), utf16_flags(flags))
-    else {
+    let bom = flags & U8X_SKIP_BOM != 0;
+    let (Some((d, policy)), Some((more, order))) = (
+        decode_policy_in(policy, replacement),
+        utf16_flags(flags & !U8X_SKIP_BOM),
+    ) else {
         return u8x_result::BAD_ARGUMENT;
     };
     // SAFETY: the caller's promise about `src` is `input`'s precondition.
@@ -65,13 +68,16 @@ pub unsafe extern "C" fn u8x_decode_utf16(
     // A supplementary replacement can take two units per byte.
     let most = src.len().saturating_mul(2);
     // SAFETY: the caller promises `dst_cap` writable units at `dst`.
-    match unsafe { output(dst, dst_cap, most, src) } {
-        Some(Output::Buffer(dst)) => {
-            crate::decode_utf16_in(d, src, dst, policy, order, more).into()
-        }
-        Some(Output::Measure) => crate::decode_utf16_len_in(d, src, policy, more).into(),
-        None => u8x_result::BAD_ARGUMENT,
-    }
+    let out = unsafe { output(dst, dst_cap, most, src) };
+    let Some(out) = out else {
+        return u8x_result::BAD_ARGUMENT;
+    };
+    let (src, skipped) = skip_bom(src, bom);
+    let p = match out {
+        Output::Buffer(dst) => crate::decode_utf16_in(d, src, dst, policy, order, more),
+        Output::Measure => crate::decode_utf16_len_in(d, src, policy, more),
+    };
+    u8x_result::from(p).after_bom(skipped)
 }
 
 /// Encodes UTF-16 code units as UTF-8.
@@ -83,7 +89,8 @@ pub unsafe extern "C" fn u8x_decode_utf16(
 /// USVString conversion and Rust's `String::from_utf16_lossy` do with
 /// U+FFFD), `U8X_ESCAPE` turns 0xDC80..0xDCFF back into the byte they
 /// escape (so bytes survive `u8x_decode_utf16` then this, both under
-/// `U8X_ESCAPE`) and stops at any other. `flags` is `U8X_MORE_INPUT` and at
+/// `U8X_ESCAPE`) and stops at any other, `U8X_IGNORE` drops it; `handled`
+/// counts those replaced, escaped or dropped. `flags` is `U8X_MORE_INPUT` and at
 /// most one byte-order flag; with `U8X_MORE_INPUT`, a high surrogate ending
 /// the input is `U8X_INCOMPLETE` (`error_len` 1 unit, not consumed).
 ///
@@ -165,8 +172,10 @@ pub unsafe extern "C" fn u8x_validate_utf16(
 /// `U8X_ERR_NOT_REPRESENTABLE`, `read` = its offset, `error_len` = its
 /// length) or `U8X_REPLACE` (write the byte `replacement`, 0..255, once per
 /// character above U+00FF and once per maximal subpart of an ill-formed
-/// sequence). Other policies, or a replacement above 255, are
-/// `U8X_BAD_ARGUMENT`. `flags` is 0 or `U8X_MORE_INPUT`.
+/// sequence) or `U8X_IGNORE` (drop both; `replacement` is ignored). Other
+/// policies, or a replacement above 255, are `U8X_BAD_ARGUMENT`. `handled`
+/// counts the characters and maximal subparts replaced or dropped. `flags`
+/// is 0, `U8X_MORE_INPUT` and/or `U8X_SKIP_BOM`.
 ///
 /// Writes at most `dst_cap` bytes; `read` and `written` are bytes. With
 /// `dst` NULL and `dst_cap` 0, `written` is the exact size. `src_len` bytes
@@ -189,14 +198,10 @@ pub unsafe extern "C" fn u8x_decode_latin1(
     let policy = match (policy, u8::try_from(replacement)) {
         (0, _) => Some(Latin1Policy::Strict),
         (1, Ok(byte)) => Some(Latin1Policy::Replace(byte)),
+        (5, _) => Some(Latin1Policy::Ignore),
         _ => None,
     };
-    let more = match flags {
-        0 => Some(false),
-        U8X_MORE_INPUT => Some(true),
-        _ => None,
-    };
-    let (Some(policy), Some(more)) = (policy, more) else {
+    let (Some(policy), Some((more, bom))) = (policy, utf8_flags(flags)) else {
         return u8x_result::BAD_ARGUMENT;
     };
     // SAFETY: the caller's promise about `src` is `input`'s precondition.
@@ -204,11 +209,16 @@ pub unsafe extern "C" fn u8x_decode_latin1(
         return u8x_result::BAD_ARGUMENT;
     };
     // SAFETY: the caller promises `dst_cap` writable bytes at `dst`.
-    match unsafe { output(dst, dst_cap, src.len(), src) } {
-        Some(Output::Buffer(dst)) => crate::decode_latin1(src, dst, policy, more).into(),
-        Some(Output::Measure) => crate::decode_latin1_len(src, policy, more).into(),
-        None => u8x_result::BAD_ARGUMENT,
-    }
+    let out = unsafe { output(dst, dst_cap, src.len(), src) };
+    let Some(out) = out else {
+        return u8x_result::BAD_ARGUMENT;
+    };
+    let (src, skipped) = skip_bom(src, bom);
+    let p = match out {
+        Output::Buffer(dst) => crate::decode_latin1(src, dst, policy, more),
+        Output::Measure => crate::decode_latin1_len(src, policy, more),
+    };
+    u8x_result::from(p).after_bom(skipped)
 }
 
 /// Encodes Latin-1 (ISO-8859-1) bytes as UTF-8: 00..7F as they are, 80..FF
@@ -240,6 +250,7 @@ pub unsafe extern "C" fn u8x_encode_latin1(
             status: crate::Status::Done,
             read: src.len(),
             written: crate::encode_latin1_len(src),
+            handled: 0,
         }
         .into(),
         None => u8x_result::BAD_ARGUMENT,
@@ -254,7 +265,8 @@ pub unsafe extern "C" fn u8x_encode_latin1(
 /// Returns what `u8x_validate` returns for `src` and `flags` (`U8X_OK`, or
 /// `U8X_ILL_FORMED` / `U8X_INCOMPLETE` with `read` = the length of the
 /// well-formed prefix), and fills `*info` for that well-formed prefix (the
-/// whole input when `U8X_OK`). `info` must not be NULL.
+/// whole input when `U8X_OK`; a byte order mark skipped with
+/// `U8X_SKIP_BOM` is not in it). `info` must not be NULL.
 ///
 /// # Safety
 /// `src` must point to `src_len` readable bytes (or be NULL with `src_len`
@@ -266,10 +278,8 @@ pub unsafe extern "C" fn u8x_classify(
     flags: u32,
     info: *mut u8x_classification,
 ) -> u8x_result {
-    let more = match flags {
-        0 => false,
-        U8X_MORE_INPUT => true,
-        _ => return u8x_result::BAD_ARGUMENT,
+    let Some((more, bom)) = utf8_flags(flags) else {
+        return u8x_result::BAD_ARGUMENT;
     };
     if info.is_null() || !info.is_aligned() {
         return u8x_result::BAD_ARGUMENT;
@@ -278,6 +288,7 @@ pub unsafe extern "C" fn u8x_classify(
     let Some(src) = (unsafe { input(src, src_len) }) else {
         return u8x_result::BAD_ARGUMENT;
     };
+    let (src, skipped) = skip_bom(src, bom);
     let c = crate::classify(src, more);
     let width = match c.width {
         Width::Ascii => u8x_width::U8X_WIDTH_ASCII,
@@ -293,7 +304,7 @@ pub unsafe extern "C" fn u8x_classify(
             utf16_units: c.utf16_units,
         })
     };
-    c.progress.into()
+    u8x_result::from(c.progress).after_bom(skipped)
 }
 
 /// The number of UTF-16 units in `src`, which the caller already knows is

@@ -101,6 +101,12 @@ pub enum u8x_policy {
     /// Decoding only: each byte of an ill-formed sequence is read as
     /// windows-1252 (WHATWG mapping; 81, 8D, 8F, 90, 9D become C1 controls).
     U8X_CP1252 = 4,
+    /// Drop what cannot be converted, writing nothing in its place (Python
+    /// `errors="ignore"`, iconv `//IGNORE`). Decoding: each maximal subpart
+    /// of an ill-formed sequence (and, to Latin-1, each character above
+    /// U+00FF). Encoding: each surrogate, value above 0x10FFFF or unpaired
+    /// UTF-16 surrogate. `handled` in the result says how many were dropped.
+    U8X_IGNORE = 5,
 }
 
 /// UTF-8 dialects. OR one into the `policy` argument of a conversion
@@ -158,6 +164,18 @@ pub const U8X_LITTLE_ENDIAN: u32 = 2;
 /// Flag for the UTF-16 functions: the units are big-endian (UTF-16BE).
 /// With neither flag, units are in the machine's native order.
 pub const U8X_BIG_ENDIAN: u32 = 4;
+/// Flag for the functions that read UTF-8 (`u8x_validate`, `u8x_classify`,
+/// `u8x_decode_ucs4`, `u8x_count`, `u8x_decode_utf16`,
+/// `u8x_decode_latin1`): one byte order mark (U+FEFF, the bytes EF BB BF) at
+/// the very start of `src` is consumed and not decoded (WHATWG "UTF-8
+/// decode" rather than "UTF-8 decode without BOM"). `bom_skipped` is then
+/// 3: `read` counts the three bytes, `written` nothing for them, and
+/// offsets stay offsets in `src`. A later U+FEFF is a character like any other.
+/// When streaming, pass it with the first chunk only. A first chunk that
+/// is just EF or EF BB, with `U8X_MORE_INPUT`, is `U8X_INCOMPLETE` with
+/// nothing consumed, like any cut sequence: pass those bytes again with the
+/// next ones, and this flag again, since nothing was read yet.
+pub const U8X_SKIP_BOM: u32 = 8;
 
 /// U+FFFD REPLACEMENT CHARACTER, the usual `replacement` for `U8X_REPLACE`.
 pub const U8X_REPLACEMENT_CHARACTER: u32 = 0xFFFD;
@@ -193,6 +211,23 @@ pub struct u8x_result {
     /// `U8X_INCOMPLETE`: the number of unconsumed bytes (UTF-16 input: 1
     /// unit). While encoding or validating UTF-16: 1. Otherwise 0.
     pub error_len: usize,
+    /// How many ill-formed subsequences the policy handled (replaced,
+    /// escaped, mapped or dropped) in the input read, so that no loss is
+    /// silent. Decoding: one per maximal subpart, whatever the policy
+    /// writes for it (`U8X_ESCAPE`, `U8X_LATIN1` and `U8X_CP1252` write one
+    /// unit per byte, but count the subpart once); to Latin-1, also one per
+    /// character above U+00FF replaced or dropped. Encoding: one per
+    /// invalid unit replaced, escaped or dropped. Also when measuring (NULL
+    /// output); 0 under `U8X_STRICT` and for the functions without a
+    /// policy. On `U8X_OUTPUT_FULL` it counts what the written output
+    /// holds: a byte-wise policy may stop inside a maximal subpart, which
+    /// then counts, and its remaining bytes count again in the next call
+    /// (each is a maximal subpart of that call's input).
+    pub handled: usize,
+    /// The bytes of a byte order mark consumed under `U8X_SKIP_BOM` (and
+    /// counted in `read`): 3, or 0 if there was none or no flag. A `size_t`,
+    /// so that the struct has no padding: results compare with `memcmp`.
+    pub bom_skipped: usize,
 }
 
 impl u8x_result {
@@ -202,7 +237,29 @@ impl u8x_result {
         read: 0,
         written: 0,
         error_len: 0,
+        handled: 0,
+        bom_skipped: 0,
     };
+
+    /// This result, for a call whose input had `skipped` a byte order mark
+    /// before it.
+    pub(crate) fn after_bom(mut self, skipped: bool) -> Self {
+        if skipped {
+            self.read += 3;
+            self.bom_skipped = 3;
+        }
+        self
+    }
+}
+
+/// `src` without its leading byte order mark if `skip` asks for it and
+/// there is one, and whether there was. Call it only once the arguments
+/// are checked: it reads `src`, and a refused call reads nothing.
+pub(crate) fn skip_bom(src: &[u8], skip: bool) -> (&[u8], bool) {
+    match skip.then(|| crate::strip_bom(src)).flatten() {
+        Some(rest) => (rest, true),
+        None => (src, false),
+    }
 }
 
 impl From<ErrorKind> for u8x_error {
@@ -238,6 +295,8 @@ impl From<Progress> for u8x_result {
             read: p.read,
             written: p.written,
             error_len: error_len as usize,
+            handled: p.handled,
+            bom_skipped: 0,
         }
     }
 }
@@ -286,7 +345,9 @@ const _: () = {
     assert!(offset_of!(u8x_result, read) == 8);
     assert!(offset_of!(u8x_result, written) == 8 + W);
     assert!(offset_of!(u8x_result, error_len) == 8 + 2 * W);
-    assert!(size_of::<u8x_result>() == 8 + 3 * W);
+    assert!(offset_of!(u8x_result, handled) == 8 + 3 * W);
+    assert!(offset_of!(u8x_result, bom_skipped) == 8 + 4 * W);
+    assert!(size_of::<u8x_result>() == 8 + 5 * W);
     assert!(offset_of!(u8x_classification, width) == 0);
     assert!(offset_of!(u8x_classification, code_points) == W);
     assert!(offset_of!(u8x_classification, utf16_units) == 2 * W);

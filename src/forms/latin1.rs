@@ -11,8 +11,26 @@ struct Latin1Out<'a> {
     engine: Engine,
     dst: Option<&'a mut [u8]>,
     written: usize,
-    /// The byte for a character above U+00FF, or `None` to stop there.
-    replacement: Option<u8>,
+    /// What becomes of a character above U+00FF.
+    above: Above,
+    /// Characters above U+00FF replaced or dropped, not yet reported.
+    handled: usize,
+}
+
+/// What [`Latin1Out`] does with a character above U+00FF.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Above {
+    /// Stops before it.
+    Stop,
+    /// Writes this byte instead.
+    Replace(u8),
+    /// Writes nothing.
+    Drop,
+}
+
+/// Code points in `cps` above U+00FF.
+fn above_ff(cps: &[u32]) -> usize {
+    cps.iter().filter(|&&c| c > 0xFF).count()
 }
 
 impl Narrow for Latin1Out<'_> {
@@ -23,15 +41,30 @@ impl Narrow for Latin1Out<'_> {
     }
 
     fn take(&mut self, cps: &[u32]) -> Taken {
+        if self.above == Above::Drop {
+            let dropped = above_ff(cps);
+            self.handled += dropped;
+            if let Some(dst) = self.dst.as_deref_mut() {
+                // Fewer bytes than code points: they fit.
+                let kept = cps.iter().filter(|&&c| c <= 0xFF);
+                for (d, &c) in dst[self.written..].iter_mut().zip(kept) {
+                    *d = c as u8;
+                }
+            }
+            self.written += cps.len() - dropped;
+            return Taken::All;
+        }
+        let replacement = match self.above {
+            Above::Replace(b) => {
+                self.handled += above_ff(cps);
+                Some(b)
+            }
+            _ => None,
+        };
         // `through_ucs4` never hands over more code points than `room`.
         let fits = match self.dst.as_deref_mut() {
-            Some(dst) => narrow_latin1(
-                &self.engine,
-                cps,
-                &mut dst[self.written..],
-                self.replacement,
-            ),
-            None if self.replacement.is_some() => cps.len(),
+            Some(dst) => narrow_latin1(&self.engine, cps, &mut dst[self.written..], replacement),
+            None if replacement.is_some() => cps.len(),
             None => cps.iter().position(|&c| c > 0xFF).unwrap_or(cps.len()),
         };
         self.written += fits;
@@ -59,16 +92,22 @@ impl Narrow for Latin1Out<'_> {
     }
 
     fn rejects(&self, scalar: u32) -> bool {
-        self.replacement.is_none() && scalar > 0xFF
+        self.above == Above::Stop && scalar > 0xFF
+    }
+
+    fn handled(&mut self) -> usize {
+        core::mem::take(&mut self.handled)
     }
 }
 
 /// The UCS-4 policy that gives the Latin-1 policy's output for ill-formed
-/// input: the replacement byte as the character it stands for.
-fn ucs4_policy(policy: Latin1Policy) -> (Policy, Option<u8>) {
+/// input (the replacement byte as the character it stands for), and what
+/// becomes of characters above U+00FF.
+fn ucs4_policy(policy: Latin1Policy) -> (Policy, Above) {
     match policy {
-        Latin1Policy::Strict => (Policy::Strict, None),
-        Latin1Policy::Replace(b) => (Policy::Replace(char::from(b)), Some(b)),
+        Latin1Policy::Strict => (Policy::Strict, Above::Stop),
+        Latin1Policy::Replace(b) => (Policy::Replace(char::from(b)), Above::Replace(b)),
+        Latin1Policy::Ignore => (Policy::Ignore, Above::Drop),
     }
 }
 
@@ -87,12 +126,13 @@ impl Engine {
         if let Some(p) = self.decode_latin1_kernel(src, dst, policy, more_input) {
             return p;
         }
-        let (ucs4, replacement) = ucs4_policy(policy);
+        let (ucs4, above) = ucs4_policy(policy);
         let mut out = Latin1Out {
             engine: *self,
             dst: Some(dst),
             written: 0,
-            replacement,
+            above,
+            handled: 0,
         };
         through_ucs4(self, src, ucs4, more_input, &mut out)
     }
@@ -107,16 +147,26 @@ impl Engine {
         if is_reference(self) {
             return reference::decode(src, &mut CountSink::default(), policy, more_input);
         }
-        let (ucs4, replacement) = ucs4_policy(policy);
-        if replacement.is_some() {
+        let (ucs4, above) = ucs4_policy(policy);
+        if let Above::Replace(_) = above {
             // Every code point becomes one byte: the UCS-4 count is the size.
-            return self.count(src, ucs4, more_input);
+            let p = self.count(src, ucs4, more_input);
+            if p.handled == 0 {
+                // What was read is well-formed, so its characters above
+                // U+00FF are its lead bytes C4..F4.
+                let leads = src[..p.read].iter().filter(|&&b| b >= 0xC4).count();
+                return Progress {
+                    handled: leads,
+                    ..p
+                };
+            }
         }
         let mut out = Latin1Out {
             engine: *self,
             dst: None,
             written: 0,
-            replacement,
+            above,
+            handled: 0,
         };
         through_ucs4(self, src, ucs4, more_input, &mut out)
     }
@@ -165,6 +215,7 @@ impl Engine {
                     status: p.status,
                     read,
                     written,
+                    handled: 0,
                 };
             }
         }
@@ -172,6 +223,7 @@ impl Engine {
             status: Status::Done,
             read,
             written,
+            handled: 0,
         }
     }
 

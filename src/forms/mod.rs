@@ -52,6 +52,11 @@ pub(crate) trait Narrow {
     fn room(&self) -> usize;
     /// Writes the leading code points of `cps` that fit.
     fn take(&mut self, cps: &[u32]) -> Taken;
+    /// Code points the form replaced or dropped since the last call (a
+    /// character above U+00FF in Latin-1), for [`Progress::handled`].
+    fn handled(&mut self) -> usize {
+        0
+    }
     /// Writes the whole 32-byte blocks of ASCII at the start of `bytes`, as
     /// characters, as far as they fit; returns how many bytes it wrote.
     fn take_ascii_blocks(&mut self, bytes: &[u8]) -> usize;
@@ -99,6 +104,7 @@ pub(crate) fn through_ucs4<N: Narrow>(
         &mut large
     };
     let mut read = 0;
+    let mut handled = 0;
     loop {
         // ASCII runs skip the code point buffer.
         read += out.take_ascii_blocks(&src[read..]);
@@ -118,6 +124,8 @@ pub(crate) fn through_ucs4<N: Narrow>(
             // where code point `n` starts.
             let q = engine.decode_ucs4(chunk, &mut buf[..n], policy, more);
             debug_assert_eq!(q.status, Status::OutputFull);
+            // `q`, not `p`: only the subparts before code point `n` count.
+            handled += q.handled + out.handled();
             let at = read + q.read;
             let status = if unrepresentable {
                 Status::IllFormed(crate::Utf8Error {
@@ -132,13 +140,18 @@ pub(crate) fn through_ucs4<N: Narrow>(
                 status,
                 read: at,
                 written: out.written(),
+                handled,
             };
         }
+        handled += p.handled + out.handled();
         let base = read;
         read += p.read;
         match p.status {
             // The chunk is done, or its last few bytes wait for the next.
             Status::Done | Status::Incomplete { .. } if !last => continue,
+            // The form dropped some of the code points, so the caller's
+            // buffer still has room: the rest of the chunk may fill it.
+            Status::OutputFull if out.room() > 0 => continue,
             _ => {}
         }
         let mut status = rebase(p.status, base);
@@ -157,6 +170,7 @@ pub(crate) fn through_ucs4<N: Narrow>(
             status,
             read,
             written: out.written(),
+            handled,
         };
     }
 }

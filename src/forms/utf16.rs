@@ -229,6 +229,7 @@ impl Engine {
                     status,
                     read,
                     written: 0,
+                    handled: 0,
                 };
             }
             if read == src.len() {
@@ -236,6 +237,7 @@ impl Engine {
                     status: Status::Done,
                     read,
                     written: 0,
+                    handled: 0,
                 };
             }
         }
@@ -252,6 +254,7 @@ fn done(n: usize) -> Progress {
         status: Status::Done,
         read: n,
         written: n,
+        handled: 0,
     }
 }
 
@@ -294,6 +297,7 @@ impl Written {
                 status: Status::Done,
                 read: n,
                 written: n,
+                handled: 0,
             },
         }
     }
@@ -337,6 +341,7 @@ fn encode_chunks(
     };
     let mut read = 0;
     let mut written = 0;
+    let mut handled = 0;
     loop {
         // Runs of ASCII units skip the code point buffer.
         let run = ascii_unit_blocks(engine, &src[read..], swap);
@@ -349,6 +354,7 @@ fn encode_chunks(
         let p = encode(Chunk::Scalars(&buf[..n])).progress();
         let p = Progress {
             written: written + p.written,
+            handled: handled + p.handled,
             ..p
         };
         // Units for the first `k` code points of the buffer.
@@ -362,6 +368,7 @@ fn encode_chunks(
                     status: Status::IllFormed(e),
                     read: at,
                     written: p.written,
+                    handled: p.handled,
                 };
             }
             status => {
@@ -369,11 +376,13 @@ fn encode_chunks(
                     status,
                     read: read + units_for(p.read),
                     written: p.written,
+                    handled: p.handled,
                 }
             }
         }
         read = end;
         written = p.written;
+        handled = p.handled;
         let status = if cut {
             Status::Incomplete { len: 1 }
         } else if read == src.len() {
@@ -385,6 +394,7 @@ fn encode_chunks(
             status,
             read,
             written: p.written,
+            handled: p.handled,
         };
     }
 }

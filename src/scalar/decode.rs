@@ -30,10 +30,12 @@ pub fn decode_with<G: Segmenter, S: Sink<u32> + AsciiSink>(
     more_input: bool,
 ) -> Progress {
     let mut read = 0usize;
-    let stop = |status, read, sink: &S| Progress {
+    let mut handled = 0usize;
+    let stop = |status, read, handled, sink: &S| Progress {
         status,
         read,
         written: sink.written(),
+        handled,
     };
     while read < src.len() {
         // ASCII runs need no Table 3-7 lookup.
@@ -45,20 +47,20 @@ pub fn decode_with<G: Segmenter, S: Sink<u32> + AsciiSink>(
             let taken = sink.push_ascii(&src[read..read + run]);
             read += taken;
             if taken < run {
-                return stop(Status::OutputFull, read, sink);
+                return stop(Status::OutputFull, read, handled, sink);
             }
             continue;
         }
         let (kind, len) = match segmenter.segment(&src[read..], more_input) {
             Segment::Char { scalar, len } => {
                 if !sink.push_all(&[scalar]) {
-                    return stop(Status::OutputFull, read, sink);
+                    return stop(Status::OutputFull, read, handled, sink);
                 }
                 read += len as usize;
                 continue;
             }
             Segment::Truncated { len } if more_input => {
-                return stop(Status::Incomplete { len }, read, sink);
+                return stop(Status::Incomplete { len }, read, handled, sink);
             }
             Segment::Truncated { len } => (ErrorKind::EndOfInput, len),
             Segment::Invalid { kind, len } => (kind, len),
@@ -70,13 +72,19 @@ pub fn decode_with<G: Segmenter, S: Sink<u32> + AsciiSink>(
                     kind,
                     len,
                 };
-                return stop(Status::IllFormed(error), read, sink);
+                return stop(Status::IllFormed(error), read, handled, sink);
             }
             Policy::Replace(c) => {
                 if !sink.push_all(&[c as u32]) {
-                    return stop(Status::OutputFull, read, sink);
+                    return stop(Status::OutputFull, read, handled, sink);
                 }
                 read += len as usize;
+                handled += 1;
+                continue;
+            }
+            Policy::Ignore => {
+                read += len as usize;
+                handled += 1;
                 continue;
             }
             Policy::Escape => legacy::escape,
@@ -86,12 +94,15 @@ pub fn decode_with<G: Segmenter, S: Sink<u32> + AsciiSink>(
         // Byte-wise fallbacks write one unit per byte. Each byte after the
         // first of a maximal subpart is a lone continuation byte, so stopping
         // between them on a full buffer and resuming gives the same output.
-        for &b in &src[read..read + len as usize] {
+        // The subpart counts once its first unit is written: the output
+        // then shows it.
+        for (i, &b) in src[read..read + len as usize].iter().enumerate() {
             if !sink.push_all(&[map(b)]) {
-                return stop(Status::OutputFull, read, sink);
+                return stop(Status::OutputFull, read, handled, sink);
             }
+            handled += usize::from(i == 0);
             read += 1;
         }
     }
-    stop(Status::Done, read, sink)
+    stop(Status::Done, read, handled, sink)
 }

@@ -15,12 +15,14 @@ pub fn decode<S: Sink<u8>>(
     policy: Latin1Policy,
     more_input: bool,
 ) -> Progress {
-    let stop = |status, read, sink: &S| Progress {
+    let stop = |status, read, handled, sink: &S| Progress {
         status,
         read,
         written: sink.written(),
+        handled,
     };
     let mut read = 0;
+    let mut handled = 0;
     while read < src.len() {
         // A bounded look ahead: with a small output buffer, scanning a long
         // ASCII run to its end on every call would make a caller's loop
@@ -34,21 +36,21 @@ pub fn decode<S: Sink<u8>>(
             }
             read += taken;
             if taken < run {
-                return stop(Status::OutputFull, read, sink);
+                return stop(Status::OutputFull, read, handled, sink);
             }
             continue;
         }
         let (kind, len) = match next_segment(&src[read..]) {
             Segment::Char { scalar, len } if scalar <= 0xFF => {
                 if !sink.push_all(&[scalar as u8]) {
-                    return stop(Status::OutputFull, read, sink);
+                    return stop(Status::OutputFull, read, handled, sink);
                 }
                 read += len as usize;
                 continue;
             }
             Segment::Char { len, .. } => (ErrorKind::NotRepresentable, len),
             Segment::Truncated { len } if more_input => {
-                return stop(Status::Incomplete { len }, read, sink);
+                return stop(Status::Incomplete { len }, read, handled, sink);
             }
             Segment::Truncated { len } => (ErrorKind::EndOfInput, len),
             Segment::Invalid { kind, len } => (kind, len),
@@ -60,17 +62,19 @@ pub fn decode<S: Sink<u8>>(
                     kind,
                     len,
                 };
-                return stop(Status::IllFormed(error), read, sink);
+                return stop(Status::IllFormed(error), read, handled, sink);
             }
             Latin1Policy::Replace(byte) => {
                 if !sink.push_all(&[byte]) {
-                    return stop(Status::OutputFull, read, sink);
+                    return stop(Status::OutputFull, read, handled, sink);
                 }
                 read += len as usize;
             }
+            Latin1Policy::Ignore => read += len as usize,
         }
+        handled += 1;
     }
-    stop(Status::Done, read, sink)
+    stop(Status::Done, read, handled, sink)
 }
 
 /// Encodes Latin-1 `src` as UTF-8 into `sink`: bytes 80..FF become two
@@ -87,6 +91,7 @@ pub fn encode<S: Sink<u8>>(src: &[u8], sink: &mut S) -> Progress {
                 status: Status::OutputFull,
                 read,
                 written: sink.written(),
+                handled: 0,
             };
         }
     }
@@ -94,5 +99,6 @@ pub fn encode<S: Sink<u8>>(src: &[u8], sink: &mut S) -> Progress {
         status: Status::Done,
         read: src.len(),
         written: sink.written(),
+        handled: 0,
     }
 }

@@ -150,29 +150,34 @@ pub fn encode<S: Sink<u8>>(
     more_input: bool,
 ) -> Progress {
     let units = Units::new(src, order);
-    let stop = |status, read, sink: &S| Progress {
+    let stop = |status, read, handled, sink: &S| Progress {
         status,
         read,
         written: sink.written(),
+        handled,
     };
     let mut buf = [0u8; 4];
     let mut read = 0;
+    let mut handled = 0;
     while read < src.len() {
         let (value, len) = match units.next(read) {
             Next::Unit { value, len } => (value, len),
-            Next::CutPair if more_input => return stop(Status::Incomplete { len: 1 }, read, sink),
+            Next::CutPair if more_input => {
+                return stop(Status::Incomplete { len: 1 }, read, handled, sink)
+            }
             Next::CutPair => (u32::from(units.get(read)), 1),
         };
         let bytes = match unit_bytes(value, policy, &mut buf) {
             Ok(bytes) => bytes,
-            Err(kind) => return stop(unit_error(read, kind), read, sink),
+            Err(kind) => return stop(unit_error(read, kind), read, handled, sink),
         };
         if !sink.push_all(bytes) {
-            return stop(Status::OutputFull, read, sink);
+            return stop(Status::OutputFull, read, handled, sink);
         }
+        handled += usize::from(char::from_u32(value).is_none());
         read += len;
     }
-    stop(Status::Done, read, sink)
+    stop(Status::Done, read, handled, sink)
 }
 
 /// Checks that `src` is well-formed UTF-16: every surrogate paired. `read`
@@ -195,6 +200,7 @@ pub fn validate(src: &[u16], order: ByteOrder, more_input: bool) -> Progress {
         status,
         read,
         written: 0,
+        handled: 0,
     }
 }
 

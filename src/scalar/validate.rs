@@ -56,6 +56,7 @@ pub fn validate(src: &[u8], more_input: bool) -> Progress {
         status,
         read,
         written: 0,
+        handled: 0,
     }
 }
 

@@ -62,31 +62,34 @@ impl Rng {
 // ---------------------------------------------------------------------------
 
 /// Every decoding policy (with the usual U+FFFD replacement).
-pub const POLICIES: [Policy; 5] = [
+pub const POLICIES: [Policy; 6] = [
     Policy::Strict,
     REPLACE,
     Policy::Escape,
     Policy::Latin1,
     Policy::Cp1252,
+    Policy::Ignore,
 ];
 
 /// Every non-strict decoding policy, including replacements other than U+FFFD
 /// (ASCII and a 4-byte scalar).
-pub const NON_STRICT: [Policy; 6] = [
+pub const NON_STRICT: [Policy; 7] = [
     REPLACE,
     Policy::Replace('?'),
     Policy::Replace('\u{10FFFF}'),
     Policy::Escape,
     Policy::Latin1,
     Policy::Cp1252,
+    Policy::Ignore,
 ];
 
-pub const ENCODE_POLICIES: [EncodePolicy; 5] = [
+pub const ENCODE_POLICIES: [EncodePolicy; 6] = [
     EncodePolicy::Strict,
     EncodePolicy::Replace('\u{FFFD}'),
     EncodePolicy::Replace('a'),
     EncodePolicy::Replace('\u{10FFFF}'),
     EncodePolicy::Escape,
+    EncodePolicy::Ignore,
 ];
 
 // ---------------------------------------------------------------------------
@@ -257,6 +260,8 @@ pub fn oracle_expect(
 ) -> Expected {
     out.clear();
     let mut more = None;
+    // One per maximal subpart the policy handles (std's segmentation).
+    let mut handled = 0;
     for &seg in segs {
         let (at, len, kind) = match seg {
             Seg::Char(c) => {
@@ -270,6 +275,7 @@ pub fn oracle_expect(
             status: Status::Incomplete { len: len as u8 },
             read: at,
             written: out.len(),
+            handled,
         };
         let bad = &src[at..at + len];
         match policy {
@@ -283,6 +289,7 @@ pub fn oracle_expect(
                     status: Status::IllFormed(error),
                     read: at,
                     written: out.len(),
+                    handled: 0,
                 };
                 return Expected {
                     last,
@@ -293,7 +300,9 @@ pub fn oracle_expect(
             Policy::Escape => out.extend(bad.iter().map(|&b| 0xDC00 + b as u32)),
             Policy::Latin1 => out.extend(bad.iter().map(|&b| b as char as u32)),
             Policy::Cp1252 => out.extend(bad.iter().map(|&b| cp1252[b as usize])),
+            Policy::Ignore => {}
         }
+        handled += 1;
         if cut {
             more = Some(incomplete);
         }
@@ -302,6 +311,7 @@ pub fn oracle_expect(
         status: Status::Done,
         read: src.len(),
         written: out.len(),
+        handled,
     };
     Expected {
         last,
@@ -340,6 +350,7 @@ pub fn oracle_encode_unit(
             buf[0] = (unit - 0xDC00) as u8;
             Ok(1)
         }
+        EncodePolicy::Ignore => Ok(0),
         _ if (0xD800..=0xDFFF).contains(&unit) => Err(ErrorKind::Surrogate),
         _ => Err(ErrorKind::AboveMax),
     }
@@ -349,9 +360,13 @@ pub fn oracle_encode_unit(
 pub fn oracle_encode(src: &[u32], policy: EncodePolicy, out: &mut Vec<u8>) -> Progress {
     out.clear();
     let mut buf = [0u8; 4];
+    let mut handled = 0;
     for (i, &u) in src.iter().enumerate() {
         match oracle_encode_unit(u, policy, &mut buf) {
-            Ok(n) => out.extend_from_slice(&buf[..n]),
+            Ok(n) => {
+                out.extend_from_slice(&buf[..n]);
+                handled += usize::from(char::from_u32(u).is_none());
+            }
             Err(kind) => {
                 return Progress {
                     status: Status::IllFormed(Utf8Error {
@@ -361,6 +376,7 @@ pub fn oracle_encode(src: &[u32], policy: EncodePolicy, out: &mut Vec<u8>) -> Pr
                     }),
                     read: i,
                     written: out.len(),
+                    handled,
                 }
             }
         }
@@ -369,6 +385,7 @@ pub fn oracle_encode(src: &[u32], policy: EncodePolicy, out: &mut Vec<u8>) -> Pr
         status: Status::Done,
         read: src.len(),
         written: out.len(),
+        handled,
     }
 }
 

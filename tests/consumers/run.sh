@@ -218,7 +218,7 @@ if python3 -c 'import pytest' >/dev/null 2>&1 && [[ -d $root/bindings/python ]];
         rm -rf "$work/python"
         python3 -m pip install -q --no-deps --target "$work/python" "$root/bindings/python" &&
             (cd "$work" && env -u U8X_LIBRARY LD_LIBRARY_PATH="$lib" PYTHONPATH="$work/python" \
-                python3 -c 'import u8x, sys; print("python finds", u8x.library_path); sys.exit(u8x.library_path != "libu8x.so.0")') &&
+                python3 -c 'import u8x, sys; print("python finds", u8x.library_path); sys.exit(u8x.library_path != "libu8x.so.1")') &&
             env -u U8X_LIBRARY LD_LIBRARY_PATH="$lib" PYTHONPATH="$work/python" \
                 python3 -m pytest -q -p no:cacheprovider "$root/bindings/python/tests"
     }

@@ -48,15 +48,15 @@ def test_u8x_library_is_used_first(tmp_path):
 
 
 def test_soname_through_ld_library_path(tmp_path):
-    # An installed library: $PREFIX/lib/libu8x.so.0.1.0 and the libu8x.so.0 link.
+    # An installed library: $PREFIX/lib/libu8x.so.1.1.0 and the libu8x.so.1 link.
     if not sys.platform.startswith("linux"):
         pytest.skip("ELF/SONAME lookup is Linux-only here")
     lib = tmp_path / "lib"
     lib.mkdir()
-    shutil.copy(_real_path(), lib / "libu8x.so.0.1.0")
-    os.symlink("libu8x.so.0.1.0", lib / "libu8x.so.0")
+    shutil.copy(_real_path(), lib / "libu8x.so.1.1.0")
+    os.symlink("libu8x.so.1.1.0", lib / "libu8x.so.1")
     r = _import_in_child({**_clean_env(), "LD_LIBRARY_PATH": str(lib)})
-    assert r.returncode == 0 and r.stdout.strip() == "libu8x.so.0", r.stderr
+    assert r.returncode == 0 and r.stdout.strip() == "libu8x.so.1", r.stderr
 
 
 def test_bad_u8x_library_is_an_import_error():

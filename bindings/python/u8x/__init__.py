@@ -19,7 +19,6 @@ byte of an ill-formed sequence is read as ISO-8859-1 or windows-1252.
 import codecs
 import ctypes
 import operator
-import re
 import sys
 
 from . import _lib
@@ -55,8 +54,8 @@ def _check_version():
             "u8x: %s reports an unreadable version %r" % (library_path, library_version)
         ) from None
     ours = _lib.HEADER_VERSION
-    # Before 1.0 a minor release may break the ABI (as the SONAME
-    # libu8x.so.0 allows); after it, the major version must match and the
+    # Before 1.0 a minor release may break the ABI (as the SONAME's ABI
+    # number allows); after it, the major version must match and the
     # library may be newer.
     compatible = lib_v[0] == ours[0] and (lib_v[1] >= ours[1] if ours[0] else lib_v[1] == ours[1])
     if not compatible:
@@ -77,7 +76,6 @@ def tier():
 
 # ---------------------------------------------------------------- arguments
 
-_IGNORE = -1
 
 #: The ``errors`` values :func:`decode` accepts.
 ERRORS_DECODE = ("strict", "replace", "surrogateescape", "ignore", "latin1", "cp1252")
@@ -88,7 +86,7 @@ _DECODE_POLICIES = {
     "strict": _lib.STRICT,
     "replace": _lib.REPLACE,
     "surrogateescape": _lib.ESCAPE,
-    "ignore": _IGNORE,
+    "ignore": _lib.IGNORE,
     "latin1": _lib.LATIN1,
     "cp1252": _lib.CP1252,
 }
@@ -96,7 +94,7 @@ _ENCODE_POLICIES = {
     "strict": _lib.STRICT,
     "replace": _lib.REPLACE,
     "surrogateescape": _lib.ESCAPE,
-    "ignore": _IGNORE,
+    "ignore": _lib.IGNORE,
 }
 
 
@@ -262,9 +260,6 @@ def is_valid(data):
     raise _unexpected(r, "u8x_validate")
 
 
-_ESCAPED = re.compile("[\udc80-\udcff]+")
-
-
 def decode(data, errors="strict"):
     """Decode UTF-8 ``data`` (a bytes-like object) to str.
 
@@ -286,10 +281,6 @@ def decode(data, errors="strict"):
         raise _decode_error(data, r)
     if r.status != _lib.ILL_FORMED:
         raise _unexpected(r, "u8x_classify")
-    if policy == _IGNORE:
-        # Under surrogateescape, well-formed UTF-8 never yields U+DC80..U+DCFF,
-        # so they are exactly the escaped ill-formed bytes: remove them.
-        return _ESCAPED.sub("", _decode_policy(src, n, _lib.ESCAPE))
     return _decode_policy(src, n, policy)
 
 
@@ -299,8 +290,6 @@ def count(data, errors="strict"):
     input raises :class:`UnicodeDecodeError` as :func:`validate` does."""
     policy = _policy(_DECODE_POLICIES, errors, "count")
     src, n, _ = _source(data)
-    if policy == _IGNORE:
-        return len(decode(data, "ignore"))
     r = _lib.count(src, n, policy, 0)
     if r.status == _lib.OK:
         return r.written
@@ -314,9 +303,6 @@ def _surrogate_run_end(text, i):
     while i < n and "\ud800" <= text[i] <= "\udfff":
         i += 1
     return i
-
-
-_SURROGATES = re.compile("[\ud800-\udfff]+")
 
 
 def encode(text, errors="strict"):
@@ -333,9 +319,6 @@ def encode(text, errors="strict"):
     policy = _policy(_ENCODE_POLICIES, errors, "encode")
     if not isinstance(text, str):
         raise TypeError("u8x.encode: expected str, not %s" % type(text).__name__)
-    if policy == _IGNORE:
-        text = _SURROGATES.sub("", text)
-        policy = _lib.STRICT
     # A str's code points as UCS-4; surrogatepass keeps lone surrogates (and
     # never pairs them) for u8x to judge.
     ucs4 = text.encode(_UCS4, "surrogatepass")

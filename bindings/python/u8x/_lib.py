@@ -4,9 +4,9 @@ Lookup order (the first that loads wins):
 
 1. the environment variable ``U8X_LIBRARY``: a path to the shared library
    (if it is set and cannot be loaded, that is an error: no fallback);
-2. the SONAME ``libu8x.so.0`` through the normal dynamic loader
+2. the SONAME ``libu8x.so.1`` through the normal dynamic loader
    (``LD_LIBRARY_PATH``, the ld.so cache, the system directories): how an
-   installed ``$PREFIX/lib/libu8x.so.0.1.0`` is found;
+   installed ``$PREFIX/lib/libu8x.so.1.1.0`` is found;
 3. ``ctypes.util.find_library("u8x")``;
 4. from a source checkout: ``<repo>/target/capi/stage/lib/libu8x.so``
    (built by ``make``).
@@ -51,11 +51,13 @@ REPLACE = 1
 ESCAPE = 2
 LATIN1 = 3
 CP1252 = 4
+IGNORE = 5
 
 # flags
 MORE_INPUT = 1
 LITTLE_ENDIAN = 2
 BIG_ENDIAN = 4
+SKIP_BOM = 8
 
 REPLACEMENT_CHARACTER = 0xFFFD
 BAD_SIZE = ctypes.c_size_t(-1).value
@@ -74,15 +76,19 @@ class Result(ctypes.Structure):
         ("read", ctypes.c_size_t),
         ("written", ctypes.c_size_t),
         ("error_len", ctypes.c_size_t),
+        ("handled", ctypes.c_size_t),
+        ("bom_skipped", ctypes.c_size_t),
     ]
 
     def __repr__(self):
-        return "Result(status=%d, error=%d, read=%d, written=%d, error_len=%d)" % (
+        return "Result(status=%d, error=%d, read=%d, written=%d, error_len=%d, handled=%d, bom_skipped=%d)" % (
             self.status,
             self.error,
             self.read,
             self.written,
             self.error_len,
+            self.handled,
+            self.bom_skipped,
         )
 
 
@@ -102,10 +108,10 @@ class LibraryNotFoundError(ImportError):
 
 def _library_names():
     if sys.platform == "darwin":
-        return "libu8x.0.dylib", "libu8x.dylib"
+        return "libu8x.1.dylib", "libu8x.dylib"
     if sys.platform == "win32":
         return "u8x.dll", "u8x.dll"
-    return "libu8x.so.0", "libu8x.so"
+    return "libu8x.so.1", "libu8x.so"
 
 
 def _checkout_library():
