@@ -11,6 +11,7 @@
 //! the policy, and the kernel resumes after it. A window cut at a boundary
 //! gives exactly the output of the whole (see [`super::boundary`]).
 
+use super::scan::Stretch;
 use crate::{Dialect, Progress, Status};
 
 /// Elements the scalar core takes past each stop, at first: a text dense
@@ -20,10 +21,6 @@ use crate::{Dialect, Progress, Status};
 pub(super) const WINDOW: usize = 32;
 const MAX_WINDOW: usize = 4096;
 const DENSE: usize = 256;
-
-/// Elements scanned ahead for the dialect's forms per scan: small enough
-/// that the kernel reads them again from L1.
-const SCAN: usize = 16 * 1024;
 
 /// One conversion in a dialect: its standard fast path and scalar core.
 pub(super) trait Leg<In> {
@@ -36,24 +33,28 @@ pub(super) trait Leg<In> {
     fn written(&self) -> usize;
 }
 
-/// Runs `leg` over `src`. `special` is how many leading elements of a slice
-/// the fast path may take; `window_end(start, n)` is the end of a scalar
+/// Runs `leg` over `src`. `special` says how many leading elements of a
+/// slice the fast path may take, and whether a form of the dialect follows; `window_end(start, n)` is the end of a scalar
 /// window of about `n` elements from `start` (a dialect boundary, or the
 /// end).
 pub(super) fn drive<In, L: Leg<In>>(
     src: &[In],
     leg: &mut L,
-    special: impl Fn(&[In]) -> usize,
+    special: impl Fn(&[In]) -> Stretch,
     window_end: impl Fn(usize, usize) -> usize,
     more_input: bool,
 ) -> Progress {
     let (mut read, mut handled) = (0, 0);
     // `src[read..limit]` holds none of the dialect's forms.
     let mut limit = 0;
+    // Whether `limit` is a form of the dialect rather than the end of what
+    // was scanned.
+    let mut hit = false;
     let mut window = WINDOW;
     loop {
         if limit <= read {
-            limit = read + special(&src[read..src.len().min(read + SCAN)]);
+            let stretch = special(&src[read..]);
+            (limit, hit) = (read + stretch.take, stretch.hit);
         }
         if limit > read {
             let p = leg.fast(&src[read..limit]);
@@ -63,6 +64,10 @@ pub(super) fn drive<In, L: Leg<In>>(
             let finished = p.status == Status::Done && read == src.len();
             if finished || p.status == Status::OutputFull {
                 return at(p.status, read, leg.written(), handled);
+            }
+            if p.status == Status::Done && !hit {
+                // Only the end of a scan: nothing for the scalar core.
+                continue;
             }
             window = if p.read < DENSE {
                 (window * 2).min(MAX_WINDOW)
