@@ -313,10 +313,25 @@ pub unsafe extern "C" fn u8x_next_boundary_in(
     pos: usize,
     dialect: u32,
 ) -> usize {
+    // SAFETY: the caller's promise about `src` is `boundary_in`'s.
+    unsafe { boundary_in(src, src_len, pos, dialect, crate::next_boundary_in) }
+}
+
+/// A boundary function in a dialect, with the arguments checked.
+///
+/// # Safety
+/// `src` must point to `src_len` readable bytes (or be NULL with `src_len` 0).
+unsafe fn boundary_in(
+    src: *const u8,
+    src_len: usize,
+    pos: usize,
+    dialect: u32,
+    find: fn(Dialect, &[u8], usize) -> Option<usize>,
+) -> usize {
     // SAFETY: the caller's promise about `src` is `input`'s precondition.
     let src = unsafe { input(src, src_len) };
     match (src, self::dialect(dialect)) {
-        (Some(src), Some(d)) => crate::next_boundary_in(d, src, pos).unwrap_or(U8X_BAD_SIZE),
+        (Some(src), Some(d)) => find(d, src, pos).unwrap_or(U8X_BAD_SIZE),
         _ => U8X_BAD_SIZE,
     }
 }
@@ -333,12 +348,8 @@ pub unsafe extern "C" fn u8x_prev_boundary_in(
     pos: usize,
     dialect: u32,
 ) -> usize {
-    // SAFETY: the caller's promise about `src` is `input`'s precondition.
-    let src = unsafe { input(src, src_len) };
-    match (src, self::dialect(dialect)) {
-        (Some(src), Some(d)) => crate::prev_boundary_in(d, src, pos).unwrap_or(U8X_BAD_SIZE),
-        _ => U8X_BAD_SIZE,
-    }
+    // SAFETY: the caller's promise about `src` is `boundary_in`'s.
+    unsafe { boundary_in(src, src_len, pos, dialect, crate::prev_boundary_in) }
 }
 
 /// The most bytes `src_len` code points can encode to in `dialect` (a
