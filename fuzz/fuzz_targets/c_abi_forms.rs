@@ -49,7 +49,7 @@ fuzz_target!(|data: &[u8]| {
     let mut rng = Rng::new(ctl);
     let policy = POLICIES[ctl[0] as usize % 8];
     let repl = REPLACEMENTS[ctl[1] as usize % 8];
-    let flags = [0, 1, 2, 4, 6, 3, 5, 8][ctl[2] as usize % 8];
+    let flags = [0, 1, 2, 4, 6, 3, 5, 16][ctl[2] as usize % 8];
     let l1_policy = [0, 1, 2, 0x8000_0001][ctl[3] as usize % 4];
     let l1_repl = [b'?' as u32, 0, 0xFF, 0x100, 0xFFFD][(ctl[3] as usize >> 2) % 5];
     let units: Vec<u16> = src.chunks_exact(2).map(|b| u16::from_ne_bytes([b[0], b[1]])).collect();

@@ -27,7 +27,7 @@ pub const E_NOT_REPRESENTABLE: u32 = 8;
 /// Bytes at the front of every fuzz input; the rest is the data.
 pub const CONTROL: usize = 8;
 /// Policy values: the five policies, then values no function accepts.
-pub const POLICIES: [u32; 8] = [0, 1, 2, 3, 4, 5, 0x8000_0001, u32::MAX];
+pub const POLICIES: [u32; 8] = [0, 1, 2, 3, 4, 6, 0x8000_0001, 0x600];
 /// Replacements: scalars (BMP and supplementary), then non-scalars.
 pub const REPLACEMENTS: [u32; 8] = [0xFFFD, b'?' as u32, 0x1F600, 0x10FFFF, 0xD800, 0xDFFF, 0x110000, u32::MAX];
 
