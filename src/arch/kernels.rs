@@ -20,6 +20,31 @@ pub(crate) type DecodeU16Kernel =
 /// first unpaired surrogate into the `cap` bytes at `out`.
 pub(crate) type EncodeU16Kernel =
     unsafe fn(src: &[u16], out: *mut u8, cap: usize, swap: bool) -> FastStop;
+/// Bytes that a dialect's decoder must not let the RFC 3629 kernel take,
+/// though RFC 3629 accepts them: a kernel stopping at them flags them as it
+/// flags an error, and the dialect's scalar core reads them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stops {
+    /// F0..FF: the 4-byte leads CESU-8 refuses (F5..FF are errors anyway).
+    Fours,
+    /// F0..FF and 00: Modified UTF-8, which also refuses the byte 00.
+    FoursAndZero,
+}
+/// [`DecodeKernel`] that also stops at `stops`.
+pub(crate) type StopDecodeKernel =
+    unsafe fn(src: &[u8], out: *mut u32, cap: usize, stops: Stops) -> FastStop;
+/// [`DecodeU16Kernel`] that also stops at `stops`.
+pub(crate) type StopDecodeU16Kernel =
+    unsafe fn(src: &[u8], out: *mut u16, cap: usize, swap: bool, stops: Stops) -> FastStop;
+/// Decodes the run of CESU-8 surrogate pairs at the start of `src` into the
+/// `cap` UTF-16 units at `out` (byte-swapped if the flag says so), in
+/// whole pairs as far as they fit; may stop short of the run's end (the
+/// last 15 bytes, say). Returns the pairs decoded: 6 bytes and 2 units
+/// each. (The type of [`AsciiUnitsKernel`], whose `Fast::run` it shares.)
+pub(crate) type PairsU16Kernel =
+    unsafe fn(src: &[u8], out: *mut u16, cap: usize, swap: bool) -> usize;
+/// [`PairsU16Kernel`] to the `cap` code points at `out`, one a pair.
+pub(crate) type PairsKernel = unsafe fn(src: &[u8], out: *mut u32, cap: usize) -> usize;
 /// Converts between Latin-1 and UTF-8 (either way) from `src` into the `cap`
 /// bytes at `out`: a valid prefix, as far as it fits.
 pub(crate) type Latin1Kernel = unsafe fn(src: &[u8], out: *mut u8, cap: usize) -> FastStop;
@@ -75,6 +100,10 @@ pub(crate) struct Kernels {
     validate: Option<ScanKernel<u8>>,
     decode: Option<DecodeKernel>,
     decode_utf16: Option<DecodeU16Kernel>,
+    decode_stopping: Option<StopDecodeKernel>,
+    decode_utf16_stopping: Option<StopDecodeU16Kernel>,
+    pairs: Option<PairsKernel>,
+    pairs_utf16: Option<PairsU16Kernel>,
     count: Option<ScanKernel<u8>>,
     encode: Option<EncodeKernel>,
     encode_utf16: Option<EncodeU16Kernel>,
@@ -98,6 +127,12 @@ pub(crate) struct Table {
     pub decode: DecodeKernel,
     /// Not every tier has one yet: `None` decodes through UCS-4.
     pub decode_utf16: Option<DecodeU16Kernel>,
+    /// The decoders for CESU-8 and Modified UTF-8's fast path; `None`
+    /// searches for the stops before running the plain ones.
+    pub decode_stopping: Option<StopDecodeKernel>,
+    pub decode_utf16_stopping: Option<StopDecodeU16Kernel>,
+    pub pairs: PairsKernel,
+    pub pairs_utf16: PairsU16Kernel,
     pub count: ScanKernel<u8>,
     pub encode: EncodeKernel,
     /// Not every tier has one yet: `None` encodes through UCS-4.
@@ -127,6 +162,10 @@ pub(crate) static SCALAR: Kernels = Kernels {
     validate: None,
     decode: None,
     decode_utf16: None,
+    decode_stopping: None,
+    decode_utf16_stopping: None,
+    pairs: None,
+    pairs_utf16: None,
     count: None,
     encode: None,
     encode_utf16: None,
@@ -157,6 +196,10 @@ impl Kernels {
             validate: Some(t.validate),
             decode: Some(t.decode),
             decode_utf16: t.decode_utf16,
+            decode_stopping: t.decode_stopping,
+            decode_utf16_stopping: t.decode_utf16_stopping,
+            pairs: Some(t.pairs),
+            pairs_utf16: Some(t.pairs_utf16),
             count: Some(t.count),
             encode: Some(t.encode),
             encode_utf16: t.encode_utf16,
@@ -191,6 +234,26 @@ impl Kernels {
     #[inline(always)]
     pub(crate) fn decode_utf16(&self) -> Option<Fast<DecodeU16Kernel>> {
         self.decode_utf16.map(Fast)
+    }
+
+    #[inline(always)]
+    pub(crate) fn decode_stopping(&self) -> Option<Fast<StopDecodeKernel>> {
+        self.decode_stopping.map(Fast)
+    }
+
+    #[inline(always)]
+    pub(crate) fn decode_utf16_stopping(&self) -> Option<Fast<StopDecodeU16Kernel>> {
+        self.decode_utf16_stopping.map(Fast)
+    }
+
+    #[inline(always)]
+    pub(crate) fn pairs(&self) -> Option<Fast<PairsKernel>> {
+        self.pairs.map(Fast)
+    }
+
+    #[inline(always)]
+    pub(crate) fn pairs_utf16(&self) -> Option<Fast<PairsU16Kernel>> {
+        self.pairs_utf16.map(Fast)
     }
 
     #[inline(always)]
@@ -288,6 +351,30 @@ impl Fast<DecodeU16Kernel> {
     pub(crate) fn run(self, src: &[u8], dst: &mut [u16], swap: bool) -> FastStop {
         // SAFETY: see above.
         unsafe { (self.0)(src, dst.as_mut_ptr(), dst.len(), swap) }
+    }
+}
+
+impl Fast<StopDecodeKernel> {
+    #[inline(always)]
+    pub(crate) fn run(self, src: &[u8], dst: &mut [u32], stops: Stops) -> FastStop {
+        // SAFETY: see above.
+        unsafe { (self.0)(src, dst.as_mut_ptr(), dst.len(), stops) }
+    }
+}
+
+impl Fast<StopDecodeU16Kernel> {
+    #[inline(always)]
+    pub(crate) fn run(self, src: &[u8], dst: &mut [u16], swap: bool, stops: Stops) -> FastStop {
+        // SAFETY: see above.
+        unsafe { (self.0)(src, dst.as_mut_ptr(), dst.len(), swap, stops) }
+    }
+}
+
+impl Fast<PairsKernel> {
+    #[inline(always)]
+    pub(crate) fn run(self, src: &[u8], dst: &mut [u32]) -> usize {
+        // SAFETY: see above.
+        unsafe { (self.0)(src, dst.as_mut_ptr(), dst.len()) }
     }
 }
 

@@ -24,7 +24,7 @@ use crate::{EncodePolicy, Policy, Progress};
 #[cfg(target_arch = "x86_64")]
 pub(crate) use kernels::Table;
 use kernels::SCALAR;
-pub(crate) use kernels::{Kernels, Utf8Stats};
+pub(crate) use kernels::{Kernels, Stops, Utf8Stats};
 
 /// Where a fast kernel stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -291,6 +291,58 @@ impl Engine {
         more_input: bool,
     ) -> Option<Progress> {
         driver::encode_utf16(self.kernels, src, dst, policy, order, more_input)
+    }
+
+    /// The longest prefix of `src` that is RFC 3629 UTF-8 without `stops`,
+    /// decoded to UCS-4 as far as it fits, with this tier's kernel if it
+    /// has one. The kernel flags the first error or stop after the prefix
+    /// (or the end of `src`, if it ends inside a sequence).
+    pub(crate) fn decode_stopping_kernel(
+        &self,
+        src: &[u8],
+        dst: &mut [u32],
+        stops: Stops,
+    ) -> Option<FastStop> {
+        self.kernels
+            .decode_stopping()
+            .map(|k| k.run(src, dst, stops))
+    }
+
+    /// [`Engine::decode_stopping_kernel`] to UTF-16.
+    pub(crate) fn decode_utf16_stopping_kernel(
+        &self,
+        src: &[u8],
+        dst: &mut [u16],
+        order: crate::ByteOrder,
+        stops: Stops,
+    ) -> Option<FastStop> {
+        self.kernels
+            .decode_utf16_stopping()
+            .map(|k| k.run(src, dst, order.swaps(), stops))
+    }
+
+    /// Whether this tier has [`Engine::decode_stopping_kernel`] (`utf16`
+    /// false) or [`Engine::decode_utf16_stopping_kernel`].
+    pub(crate) fn has_stopping_decoder(&self, utf16: bool) -> bool {
+        if utf16 {
+            self.kernels.decode_utf16_stopping().is_some()
+        } else {
+            self.kernels.decode_stopping().is_some()
+        }
+    }
+
+    /// The pairs of the run of CESU-8 surrogate pairs at the start of `src`
+    /// decoded into `dst` by this tier's kernel (0 if it has none); the
+    /// scalar loop takes the rest of the run.
+    pub(crate) fn pairs_kernel(&self, src: &[u8], dst: &mut [u32]) -> usize {
+        self.kernels.pairs().map_or(0, |k| k.run(src, dst))
+    }
+
+    /// [`Engine::pairs_kernel`] to UTF-16 units.
+    pub(crate) fn pairs_utf16_kernel(&self, src: &[u8], dst: &mut [u16], swap: bool) -> usize {
+        self.kernels
+            .pairs_utf16()
+            .map_or(0, |k| k.run(src, dst, swap))
     }
 
     /// Latin-1 to UTF-8 with this tier's own kernel, or `None` if it has

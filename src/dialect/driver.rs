@@ -25,7 +25,8 @@ const DENSE: usize = 256;
 /// One conversion in a dialect: its standard fast path and scalar core.
 pub(super) trait Leg<In> {
     /// The tier's RFC 3629 kernel on `src`, strict, more input expected;
-    /// appends to the output.
+    /// appends to the output. A kernel that stops at the dialect's forms
+    /// itself returns `Done` short of the end of `src` where it stopped.
     fn fast(&mut self, src: &[In]) -> Progress;
     /// The dialect's scalar core on `src`; appends to the output.
     fn scalar(&mut self, src: &[In], more_input: bool) -> Progress;
@@ -65,10 +66,12 @@ pub(super) fn drive<In, L: Leg<In>>(
             if finished || p.status == Status::OutputFull {
                 return at(p.status, read, leg.written(), handled);
             }
-            if p.status == Status::Done && !hit {
+            if p.status == Status::Done && read == limit && !hit {
                 // Only the end of a scan: nothing for the scalar core.
                 continue;
             }
+            // Else the fast path stopped short of `limit`: at an error by
+            // RFC 3629, or at a form of the dialect that its kernel flags.
             window = if p.read < DENSE {
                 (window * 2).min(MAX_WINDOW)
             } else {

@@ -5,7 +5,9 @@
 use super::driver::Leg;
 use super::encode;
 use super::pairs::{interleave, pair_at, scalar_of, Step};
+use super::scan::stops;
 use super::segment::ToUtf16;
+use crate::arch::FastStop;
 use crate::scalar::decode::decode_with;
 use crate::scalar::sink::{CountSink, SliceSink};
 use crate::scalar::utf16::Utf16Sink;
@@ -22,19 +24,24 @@ pub(super) struct Ucs4<'a> {
 impl Leg<u8> for Ucs4<'_> {
     fn fast(&mut self, src: &[u8]) -> Progress {
         let dst = &mut self.dst[self.written..];
-        let p = self.engine.decode_ucs4(src, dst, Policy::Strict, true);
+        let stopped =
+            stops(self.dialect).and_then(|s| self.engine.decode_stopping_kernel(src, dst, s));
+        let p = match stopped {
+            Some(stop) => from_stop(stop),
+            None => self.engine.decode_ucs4(src, dst, Policy::Strict, true),
+        };
         self.written += p.written;
         p
     }
     fn scalar(&mut self, src: &[u8], more_input: bool) -> Progress {
-        let (d, policy) = (self.dialect, self.policy);
+        let (d, policy, engine) = (self.dialect, self.policy, self.engine);
         let dst = &mut self.dst[self.written..];
         let p = if has_pairs(d) {
             interleave(src, more_input, |src, at, step| {
                 let dst = &mut dst[at..];
                 match step {
                     Step::Pairs => {
-                        let mut n = 0;
+                        let mut n = engine.pairs_kernel(src, dst);
                         while let (Some(pair), Some(slot)) =
                             (pair_at(&src[6 * n..]), dst.get_mut(n))
                         {
@@ -121,15 +128,20 @@ pub(super) struct Utf16<'a> {
 
 impl Leg<u8> for Utf16<'_> {
     fn fast(&mut self, src: &[u8]) -> Progress {
-        let dst = &mut self.dst[self.written..];
-        let p = self
-            .engine
-            .decode_utf16(src, dst, Policy::Strict, self.order, true);
+        let (dst, order) = (&mut self.dst[self.written..], self.order);
+        let stopped = stops(self.dialect)
+            .and_then(|s| self.engine.decode_utf16_stopping_kernel(src, dst, order, s));
+        let p = match stopped {
+            Some(stop) => from_stop(stop),
+            None => self
+                .engine
+                .decode_utf16(src, dst, Policy::Strict, order, true),
+        };
         self.written += p.written;
         p
     }
     fn scalar(&mut self, src: &[u8], more_input: bool) -> Progress {
-        let (d, policy, order) = (self.dialect, self.policy, self.order);
+        let (d, policy, order, engine) = (self.dialect, self.policy, self.order, self.engine);
         let dst = &mut self.dst[self.written..];
         let rest = |src: &[u8], dst: &mut [u16], more_input| {
             let mut sink = Utf16Sink::new(SliceSink::new(dst), order);
@@ -141,7 +153,7 @@ impl Leg<u8> for Utf16<'_> {
                 let dst = &mut dst[at..];
                 match step {
                     Step::Pairs => {
-                        let mut n = 0;
+                        let mut n = engine.pairs_utf16_kernel(src, dst, swap);
                         while let (Some(pair), Some(slots)) =
                             (pair_at(&src[6 * n..]), dst.get_mut(2 * n..2 * n + 2))
                         {
@@ -265,6 +277,13 @@ impl Leg<u16> for EncodeUtf16<'_> {
 /// surrogates.
 pub(super) fn has_pairs(dialect: Dialect) -> bool {
     matches!(dialect, Dialect::Cesu8 | Dialect::Mutf8)
+}
+
+/// The fast path's progress from a stopping kernel: wherever it stopped
+/// (at a stop or an error it flagged, or for room), the scalar core goes
+/// on, and reports what the kernel could not.
+fn from_stop(stop: FastStop) -> Progress {
+    progress(stop.read, stop.written)
 }
 
 /// A step that consumed `read` input units and wrote `written`.

@@ -48,7 +48,7 @@ impl Engine {
             written: 0,
             policy,
         };
-        let special = |s: &[u8]| scan::bytes(self, dialect, s);
+        let special = |s: &[u8]| self.decoding_stretch(dialect, s, false);
         drive(
             src,
             &mut leg,
@@ -56,6 +56,17 @@ impl Engine {
             byte_window(dialect, src),
             more_input,
         )
+    }
+
+    /// How much of `src` a decoding leg's fast path may take: all of it
+    /// if the tier's decoder (to UTF-16 with `utf16`, else to UCS-4) stops
+    /// at the dialect's forms itself.
+    fn decoding_stretch(&self, dialect: Dialect, src: &[u8], utf16: bool) -> scan::Stretch {
+        if self.has_stopping_decoder(utf16) {
+            scan::all(src)
+        } else {
+            scan::bytes(self, dialect, src)
+        }
     }
 
     /// [`Engine::count`] for UTF-8 in `dialect`.
@@ -142,7 +153,7 @@ impl Engine {
             policy,
             order,
         };
-        let special = |s: &[u8]| scan::bytes(self, dialect, s);
+        let special = |s: &[u8]| self.decoding_stretch(dialect, s, true);
         drive(
             src,
             &mut leg,
@@ -222,5 +233,7 @@ impl Engine {
     }
 }
 
+#[cfg(test)]
+mod kernel_tests;
 #[cfg(test)]
 mod tests;

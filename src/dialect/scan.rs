@@ -8,6 +8,7 @@
 //! the byte 00 (and writes U+0000 as C0 80). Those are found here, a block
 //! at a time with no branch inside a block, which the compiler vectorises.
 
+use crate::arch::Stops;
 use crate::{ByteOrder, Dialect, Engine};
 
 /// Elements tested per block before looking for the exact position.
@@ -38,8 +39,9 @@ fn ahead<T>(src: &[T], find: impl FnOnce(&[T]) -> usize) -> Stretch {
     }
 }
 
-/// All of `src`: a dialect that RFC 3629's kernels stop for by themselves.
-fn all<T>(src: &[T]) -> Stretch {
+/// All of `src`: a dialect that RFC 3629's kernels stop for by themselves,
+/// or a kernel that stops at the dialect's forms.
+pub(super) fn all<T>(src: &[T]) -> Stretch {
     Stretch {
         take: src.len(),
         hit: false,
@@ -61,6 +63,16 @@ fn first<T: Copy>(src: &[T], hit: impl Fn(T) -> bool) -> usize {
         .iter()
         .position(|&x| hit(x))
         .unwrap_or(src.len() - i)
+}
+
+/// The bytes the decoding kernels stop at for `dialect`, if it has any that
+/// RFC 3629 accepts.
+pub(super) fn stops(dialect: Dialect) -> Option<Stops> {
+    match dialect {
+        Dialect::Cesu8 => Some(Stops::Fours),
+        Dialect::Mutf8 => Some(Stops::FoursAndZero),
+        _ => None,
+    }
 }
 
 /// How much of `src` the standard decoder may take for `dialect`: up to

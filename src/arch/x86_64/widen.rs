@@ -135,14 +135,63 @@ unsafe fn widen_bytes(src: &[u8], out: *mut u32) {
 /// As for [`ascii_units_avx2`].
 #[target_feature(enable = "sse4.1")]
 pub(super) unsafe fn ascii_units_sse41(src: &[u8], out: *mut u16, cap: usize, swap: bool) -> usize {
+    // SAFETY: the caller's promises.
+    unsafe { ascii_units_sse41_stopping::<false>(src, out, cap, swap) }
+}
+
+/// [`ascii_units_sse41`], also stopping at a block that holds 00 if `zero`.
+///
+/// # Safety
+/// As for [`ascii_units_sse41`].
+#[target_feature(enable = "sse4.1")]
+pub(super) unsafe fn ascii_units_sse41_or_zero(
+    src: &[u8],
+    out: *mut u16,
+    cap: usize,
+    swap: bool,
+    zero: bool,
+) -> usize {
+    // SAFETY: the caller's promises.
+    unsafe {
+        if zero {
+            ascii_units_sse41_stopping::<true>(src, out, cap, swap)
+        } else {
+            ascii_units_sse41_stopping::<false>(src, out, cap, swap)
+        }
+    }
+}
+
+/// [`ascii_units_sse41`], also stopping at a block that holds 00 if `ZERO`.
+///
+/// # Safety
+/// As for [`ascii_units_sse41`].
+#[target_feature(enable = "sse4.1")]
+unsafe fn ascii_units_sse41_stopping<const ZERO: bool>(
+    src: &[u8],
+    out: *mut u16,
+    cap: usize,
+    swap: bool,
+) -> usize {
+    // Whether every byte of the vectors is ASCII (and, with ZERO, not 00:
+    // their signed minimum is above 0).
+    let plain = |v: &[__m128i]| {
+        if ZERO {
+            let low = v.iter().fold(_mm_set1_epi8(1), |m, &x| _mm_min_epi8(m, x));
+            _mm_movemask_epi8(_mm_cmpgt_epi8(low, _mm_setzero_si128())) == 0xFFFF
+        } else {
+            let any = v
+                .iter()
+                .fold(_mm_setzero_si128(), |m, &x| _mm_or_si128(m, x));
+            _mm_movemask_epi8(any) == 0
+        }
+    };
     let (ptr, len) = (src.as_ptr(), src.len());
     let limit = len.min(cap);
     let mut i = 0;
     while limit - i >= 64 {
         // SAFETY: bytes i..i+64 are in bounds (i + 64 <= len).
         let v = unsafe { [0, 16, 32, 48].map(|o| _mm_loadu_si128(ptr.add(i + o).cast())) };
-        let any = _mm_or_si128(_mm_or_si128(v[0], v[1]), _mm_or_si128(v[2], v[3]));
-        if _mm_movemask_epi8(any) != 0 {
+        if !plain(&v) {
             break;
         }
         // SAFETY: units i..i+64 lie in the `cap` at `out` (i + 64 <= cap).
@@ -152,7 +201,7 @@ pub(super) unsafe fn ascii_units_sse41(src: &[u8], out: *mut u16, cap: usize, sw
     if limit - i >= 32 {
         // SAFETY: bytes i..i+32 are in bounds (i + 32 <= len).
         let v = unsafe { [0, 16].map(|o| _mm_loadu_si128(ptr.add(i + o).cast())) };
-        if _mm_movemask_epi8(_mm_or_si128(v[0], v[1])) == 0 {
+        if plain(&v) {
             // SAFETY: units i..i+32 lie in the `cap` at `out` (i + 32 <=
             // cap).
             unsafe { widen_units(v, out.add(i), swap) };
@@ -201,13 +250,57 @@ unsafe fn widen_units<const N: usize>(v: [__m128i; N], out: *mut u16, swap: bool
 /// units.
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn ascii_units_avx2(src: &[u8], out: *mut u16, cap: usize, swap: bool) -> usize {
+    // SAFETY: the caller's promises.
+    unsafe { ascii_units_avx2_stopping::<false>(src, out, cap, swap) }
+}
+
+/// [`ascii_units_avx2`], also stopping at a block that holds 00 if `zero`.
+///
+/// # Safety
+/// As for [`ascii_units_avx2`].
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn ascii_units_avx2_or_zero(
+    src: &[u8],
+    out: *mut u16,
+    cap: usize,
+    swap: bool,
+    zero: bool,
+) -> usize {
+    // SAFETY: the caller's promises.
+    unsafe {
+        if zero {
+            ascii_units_avx2_stopping::<true>(src, out, cap, swap)
+        } else {
+            ascii_units_avx2_stopping::<false>(src, out, cap, swap)
+        }
+    }
+}
+
+/// [`ascii_units_avx2`], also stopping at a block that holds 00 if `ZERO`.
+///
+/// # Safety
+/// As for [`ascii_units_avx2`].
+#[target_feature(enable = "avx2")]
+unsafe fn ascii_units_avx2_stopping<const ZERO: bool>(
+    src: &[u8],
+    out: *mut u16,
+    cap: usize,
+    swap: bool,
+) -> usize {
     let (ptr, len) = (src.as_ptr(), src.len());
     let limit = len.min(cap);
     let mut i = 0;
     while limit - i >= 32 {
         // SAFETY: bytes i..i+32 are in bounds (i + 32 <= len).
         let block = unsafe { _mm256_loadu_si256(ptr.add(i).cast()) };
-        if _mm256_movemask_epi8(block) != 0 {
+        // With ZERO, a block is taken if every byte is above 0 as a signed
+        // byte: ASCII and not 00.
+        let taken = if ZERO {
+            _mm256_movemask_epi8(_mm256_cmpgt_epi8(block, _mm256_setzero_si256())) == -1
+        } else {
+            _mm256_movemask_epi8(block) == 0
+        };
+        if !taken {
             break;
         }
         let (lo, hi) = (

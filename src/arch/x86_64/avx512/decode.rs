@@ -14,6 +14,7 @@
 use core::arch::x86_64::*;
 use core::mem::transmute;
 
+use crate::arch::kernels::Stops;
 use crate::arch::{restart_point, FastStop};
 
 use super::super::tables;
@@ -421,7 +422,7 @@ unsafe fn emit<const UTF16: bool, const SWAP: bool>(
 #[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,popcnt,bmi1")]
 pub(super) unsafe fn decode(src: &[u8], out: *mut u32, cap: usize) -> FastStop {
     // SAFETY: the caller's promises, with 4-byte units.
-    unsafe { decode_into::<false, false>(src, out.cast(), cap) }
+    unsafe { decode_into::<false, false, NO_STOPS>(src, out.cast(), cap) }
 }
 
 /// Decodes the longest valid prefix of `src` to UTF-16, byte-swapped with
@@ -435,20 +436,103 @@ pub(super) unsafe fn decode_utf16(src: &[u8], out: *mut u16, cap: usize, swap: b
     // SAFETY: the caller's promises, with 2-byte units.
     unsafe {
         if swap {
-            decode_into::<true, true>(src, out.cast(), cap)
+            decode_into::<true, true, NO_STOPS>(src, out.cast(), cap)
         } else {
-            decode_into::<true, false>(src, out.cast(), cap)
+            decode_into::<true, false, NO_STOPS>(src, out.cast(), cap)
         }
     }
 }
 
+/// [`decode`] stopping also at `stops`, which it flags.
+///
+/// # Safety
+/// As for [`decode`].
+#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,popcnt,bmi1")]
+pub(super) unsafe fn decode_stopping(
+    src: &[u8],
+    out: *mut u32,
+    cap: usize,
+    stops: Stops,
+) -> FastStop {
+    // SAFETY: the caller's promises, with 4-byte units.
+    unsafe {
+        match stops {
+            Stops::Fours => decode_into::<false, false, FOURS>(src, out.cast(), cap),
+            Stops::FoursAndZero => decode_into::<false, false, FOURS_ZERO>(src, out.cast(), cap),
+        }
+    }
+}
+
+/// [`decode_utf16`] stopping also at `stops`, which it flags.
+///
+/// # Safety
+/// As for [`decode_utf16`].
+#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,popcnt,bmi1")]
+pub(super) unsafe fn decode_utf16_stopping(
+    src: &[u8],
+    out: *mut u16,
+    cap: usize,
+    swap: bool,
+    stops: Stops,
+) -> FastStop {
+    let out = out.cast();
+    // SAFETY: the caller's promises, with 2-byte units.
+    unsafe {
+        match (stops, swap) {
+            (Stops::Fours, false) => decode_into::<true, false, FOURS>(src, out, cap),
+            (Stops::Fours, true) => decode_into::<true, true, FOURS>(src, out, cap),
+            (Stops::FoursAndZero, false) => decode_into::<true, false, FOURS_ZERO>(src, out, cap),
+            (Stops::FoursAndZero, true) => decode_into::<true, true, FOURS_ZERO>(src, out, cap),
+        }
+    }
+}
+
+/// `STOPS` of [`decode_into`]: none, [`Stops::Fours`], [`Stops::FoursAndZero`].
+const NO_STOPS: u8 = 0;
+const FOURS: u8 = 1;
+const FOURS_ZERO: u8 = 2;
+
+/// The bytes of `block` in `STOPS`.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn stop_bytes<const STOPS: u8>(block: __m512i) -> u64 {
+    match STOPS {
+        NO_STOPS => 0,
+        FOURS => _mm512_cmpge_epu8_mask(block, _mm512_set1_epi8(0xF0u8 as i8)),
+        // 00 - 1 wraps to FF, and F0..FF - 1 are EF..FE.
+        _ => _mm512_cmpge_epu8_mask(
+            _mm512_add_epi8(block, _mm512_set1_epi8(-1)),
+            _mm512_set1_epi8(0xEFu8 as i8),
+        ),
+    }
+}
+
+/// The bytes of `block` that the ASCII paths must not take: non-ASCII, and
+/// 00 when it is a stop.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn not_plain<const STOPS: u8>(block: __m512i) -> u64 {
+    if STOPS == FOURS_ZERO {
+        // 00 - 1 wraps to FF, and 80..FF - 1 are 7F..FE.
+        _mm512_cmpge_epu8_mask(
+            _mm512_add_epi8(block, _mm512_set1_epi8(-1)),
+            _mm512_set1_epi8(0x7F),
+        )
+    } else {
+        non_ascii(block)
+    }
+}
+
 /// The decoder, writing units of the form (`UTF16`, `SWAP`: see [`store`]).
-/// `cap` and `written` count units.
+/// `cap` and `written` count units. The bytes in `STOPS` are flagged as
+/// errors are: a block that holds one is checked, and its stops OR-ed into
+/// the check's flags; only Modified UTF-8's 00 can be in an ASCII block, so
+/// for CESU-8 the ASCII paths are those of RFC 3629.
 ///
 /// # Safety
 /// As for [`decode`], with `out` pointing to `cap` units of the form.
 #[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,popcnt,bmi1")]
-unsafe fn decode_into<const UTF16: bool, const SWAP: bool>(
+unsafe fn decode_into<const UTF16: bool, const SWAP: bool, const STOPS: u8>(
     src: &[u8],
     out: *mut u8,
     cap: usize,
@@ -466,13 +550,15 @@ unsafe fn decode_into<const UTF16: bool, const SWAP: bool>(
     let mut i = 0usize;
     // SAFETY: 0 < len.
     let mut block = unsafe { load_block(ptr, 0, len) };
-    let mut block_flags = if non_ascii(block) == 0 {
+    let live = low_bits(len);
+    let mut block_flags = if not_plain::<STOPS>(block) & live == 0 {
         0
     } else {
         flagged_bytes(check_block(block, _mm512_setzero_si512()))
+            | stop_bytes::<STOPS>(block) & live
     };
     loop {
-        if block_flags == 0 && non_ascii(block) == 0 {
+        if block_flags == 0 && not_plain::<STOPS>(block) == 0 {
             // An ASCII run: widen it a block a step, with none of the
             // general step's bookkeeping, while the next full block is
             // ASCII too and 64 fit (the general step handles the run's last
@@ -482,7 +568,7 @@ unsafe fn decode_into<const UTF16: bool, const SWAP: bool>(
             while len - i >= 128 && cap - written >= 64 {
                 // SAFETY: i + 128 <= len.
                 let following = unsafe { _mm512_loadu_si512(ptr.add(i + 64).cast()) };
-                if non_ascii(following) != 0 {
+                if not_plain::<STOPS>(following) != 0 {
                     break;
                 }
                 // SAFETY: room for 64 was checked just above.
@@ -499,8 +585,14 @@ unsafe fn decode_into<const UTF16: bool, const SWAP: bool>(
             _mm512_setzero_si512()
         };
         let block_ascii = non_ascii(block) == 0;
-        let next_flags = if non_ascii(next) != 0 {
-            flagged_bytes(check_block(next, block))
+        // The zeros past the end are not stops.
+        let next_live = if len - i > 64 {
+            low_bits(len - i - 64)
+        } else {
+            0
+        };
+        let next_flags = if not_plain::<STOPS>(next) & next_live != 0 {
+            flagged_bytes(check_block(next, block)) | stop_bytes::<STOPS>(next) & next_live
         } else {
             (!block_ascii && ends_incomplete(block)) as u64
         };

@@ -21,11 +21,36 @@ mod utf8;
 
 use crate::arch::{Kernels, Table, Tier};
 
+/// UTF-8 to UTF-16 stopping at CESU-8's or Modified UTF-8's forms: this
+/// tier's ASCII widening, byte search and decoder, alternated.
+///
+/// # Safety
+/// As for any `StopDecodeU16Kernel` of this tier.
+unsafe fn decode_utf16_stopping(
+    src: &[u8],
+    out: *mut u16,
+    cap: usize,
+    swap: bool,
+    stops: crate::arch::Stops,
+) -> crate::arch::FastStop {
+    const PARTS: super::stopping::Parts = super::stopping::Parts {
+        ascii_units: super::widen::ascii_units_sse41_or_zero,
+        find: super::find::find_byte_sse,
+        decode_utf16: decode::decode_utf16,
+    };
+    // SAFETY: the parts are this tier's; the caller's promises.
+    unsafe { super::stopping::decode_utf16(&PARTS, src, out, cap, swap, stops) }
+}
+
 static KERNELS: Kernels = {
     let table = Table {
         validate: utf8::validate::<false>,
         decode: decode::decode,
         decode_utf16: Some(decode::decode_utf16),
+        decode_stopping: None,
+        decode_utf16_stopping: Some(decode_utf16_stopping),
+        pairs: super::pairs::pairs_ucs4,
+        pairs_utf16: super::pairs::pairs_utf16,
         count: utf8::validate::<true>,
         encode: ucs4::encode,
         encode_utf16: Some(utf16::encode_utf16),
