@@ -122,6 +122,66 @@ fn main() {
         println!("| {name} | {} | {worst:.2}x |", cells.join(" | "));
     }
 
+    println!("\n## UTF-8 -> UCS-4 and validation: CESU-8 and Modified UTF-8 against RFC 3629 on the same bytes (GB/s)\n");
+    println!("| text | UCS-4 standard | CESU-8 | MUTF-8 | worst | validate standard | CESU-8 | MUTF-8 | worst |");
+    println!("|---|---|---|---|---|---|---|---|---|");
+    for name in names.iter().filter(|&&n| n != "Emoji") {
+        let Ok(text) = std::fs::read(dir.join(format!("{name}-Lipsum.utf8.txt"))) else {
+            continue;
+        };
+        let trio = [Dialect::Standard, Dialect::Cesu8, Dialect::Mutf8];
+        let mut dst = vec![0u32; text.len()];
+        for d in trio {
+            let p = engine.decode_ucs4_in(d, &text, &mut dst, Policy::Strict, false);
+            assert_eq!(
+                (p.status, p.read),
+                (Status::Done, text.len()),
+                "{name} {d:?}"
+            );
+            let p = engine.validate_in(d, &text, false);
+            assert_eq!(
+                (p.status, p.read),
+                (Status::Done, text.len()),
+                "{name} {d:?}"
+            );
+        }
+        let dst = std::cell::RefCell::new(dst);
+        let decode = |d: Dialect| {
+            let (engine, text, dst) = (&engine, &text, &dst);
+            move || {
+                let mut dst = dst.borrow_mut();
+                black_box(engine.decode_ucs4_in(
+                    d,
+                    black_box(text),
+                    &mut dst,
+                    Policy::Strict,
+                    false,
+                ));
+            }
+        };
+        let validate = |d: Dialect| {
+            let (engine, text) = (&engine, &text);
+            move || {
+                black_box(engine.validate_in(d, black_box(text), false));
+            }
+        };
+        let [mut a, mut b, mut c] = trio.map(decode);
+        let u = side_by_side(text.len(), rounds, &mut [&mut a, &mut b, &mut c]);
+        let [mut a, mut b, mut c] = trio.map(validate);
+        let v = side_by_side(text.len(), rounds, &mut [&mut a, &mut b, &mut c]);
+        println!(
+            "| {name} | {:.2} | {:.2} | {:.2} | {:.2}x | {:.2} | {:.2} | {:.2} | {:.2}x |",
+            u[0],
+            u[1],
+            u[2],
+            u[1].min(u[2]) / u[0],
+            v[0],
+            v[1],
+            v[2],
+            v[1].min(v[2]) / v[0]
+        );
+    }
+
     let Ok(emoji) = std::fs::read_to_string(dir.join("Emoji-Lipsum.utf8.txt")) else {
         return;
     };
@@ -186,6 +246,13 @@ fn main() {
         );
     }
 
+    // The crates convert to and from a Rust `String`; a JNI caller that
+    // wants UTF-16 (Java's own strings) adds std's conversion: this table
+    // times the same input to the same output.
+    let mut same_output = vec![
+        "| text | direction | u8x | simd_cesu8 + std | cesu8 + std | vs simd_cesu8 + std | vs cesu8 + std |".to_string(),
+        "|---|---|---|---|---|---|---|".to_string(),
+    ];
     println!("\n## Modified UTF-8 against the crates (GB/s of Modified UTF-8; u8x to/from UTF-16, the crates to/from a Rust String)\n");
     println!("| text | direction | u8x | simd_cesu8 | cesu8 | vs simd_cesu8 | vs cesu8 |");
     println!("|---|---|---|---|---|---|---|");
@@ -222,6 +289,31 @@ fn main() {
             r[0] / r[1],
             r[0] / r[2]
         );
+        let mut s16 = vec![0u16; java.len()];
+        let mut s = || {
+            let text = simd_cesu8::mutf8::decode_strict(black_box(&java)).unwrap();
+            for (d, u) in s16.iter_mut().zip(text.encode_utf16()) {
+                *d = u;
+            }
+            black_box(&s16);
+        };
+        let mut c16 = vec![0u16; java.len()];
+        let mut c = || {
+            let text = cesu8::from_java_cesu8(black_box(&java)).unwrap();
+            for (d, u) in c16.iter_mut().zip(text.encode_utf16()) {
+                *d = u;
+            }
+            black_box(&c16);
+        };
+        let t = side_by_side(java.len(), rounds, &mut [&mut s, &mut c]);
+        same_output.push(format!(
+            "| {name} | decode | {:.2} | {:.2} | {:.2} | {:.2}x | {:.1}x |",
+            r[0],
+            t[0],
+            t[1],
+            r[0] / t[0],
+            r[0] / t[1]
+        ));
         let mut out = vec![0u8; 3 * units.len()];
         let mut u = || {
             black_box(engine.encode_utf16_in(
@@ -248,5 +340,26 @@ fn main() {
             r[0] / r[1],
             r[0] / r[2]
         );
+        let mut s = || {
+            let text = String::from_utf16(black_box(&units)).unwrap();
+            black_box(simd_cesu8::mutf8::encode(&text).len());
+        };
+        let mut c = || {
+            let text = String::from_utf16(black_box(&units)).unwrap();
+            black_box(cesu8::to_java_cesu8(&text).len());
+        };
+        let t = side_by_side(java.len(), rounds, &mut [&mut s, &mut c]);
+        same_output.push(format!(
+            "| {name} | encode | {:.2} | {:.2} | {:.2} | {:.2}x | {:.1}x |",
+            r[0],
+            t[0],
+            t[1],
+            r[0] / t[0],
+            r[0] / t[1]
+        ));
+    }
+    println!("\n## Modified UTF-8 <-> UTF-16: u8x against the crates with std's conversion between String and UTF-16 (GB/s of Modified UTF-8)\n");
+    for row in same_output {
+        println!("{row}");
     }
 }

@@ -33,6 +33,8 @@ pub(crate) enum Stops {
 /// [`DecodeKernel`] that also stops at `stops`.
 pub(crate) type StopDecodeKernel =
     unsafe fn(src: &[u8], out: *mut u32, cap: usize, stops: Stops) -> FastStop;
+/// Validation that also stops at `stops`.
+pub(crate) type StopScanKernel = unsafe fn(src: &[u8], stops: Stops) -> FastStop;
 /// [`DecodeU16Kernel`] that also stops at `stops`.
 pub(crate) type StopDecodeU16Kernel =
     unsafe fn(src: &[u8], out: *mut u16, cap: usize, swap: bool, stops: Stops) -> FastStop;
@@ -102,6 +104,7 @@ pub(crate) struct Kernels {
     decode_utf16: Option<DecodeU16Kernel>,
     decode_stopping: Option<StopDecodeKernel>,
     decode_utf16_stopping: Option<StopDecodeU16Kernel>,
+    validate_stopping: Option<StopScanKernel>,
     pairs: Option<PairsKernel>,
     pairs_utf16: Option<PairsU16Kernel>,
     count: Option<ScanKernel<u8>>,
@@ -131,6 +134,7 @@ pub(crate) struct Table {
     /// searches for the stops before running the plain ones.
     pub decode_stopping: Option<StopDecodeKernel>,
     pub decode_utf16_stopping: Option<StopDecodeU16Kernel>,
+    pub validate_stopping: Option<StopScanKernel>,
     pub pairs: PairsKernel,
     pub pairs_utf16: PairsU16Kernel,
     pub count: ScanKernel<u8>,
@@ -164,6 +168,7 @@ pub(crate) static SCALAR: Kernels = Kernels {
     decode_utf16: None,
     decode_stopping: None,
     decode_utf16_stopping: None,
+    validate_stopping: None,
     pairs: None,
     pairs_utf16: None,
     count: None,
@@ -198,6 +203,7 @@ impl Kernels {
             decode_utf16: t.decode_utf16,
             decode_stopping: t.decode_stopping,
             decode_utf16_stopping: t.decode_utf16_stopping,
+            validate_stopping: t.validate_stopping,
             pairs: Some(t.pairs),
             pairs_utf16: Some(t.pairs_utf16),
             count: Some(t.count),
@@ -244,6 +250,11 @@ impl Kernels {
     #[inline(always)]
     pub(crate) fn decode_utf16_stopping(&self) -> Option<Fast<StopDecodeU16Kernel>> {
         self.decode_utf16_stopping.map(Fast)
+    }
+
+    #[inline(always)]
+    pub(crate) fn validate_stopping(&self) -> Option<Fast<StopScanKernel>> {
+        self.validate_stopping.map(Fast)
     }
 
     #[inline(always)]
@@ -367,6 +378,14 @@ impl Fast<StopDecodeU16Kernel> {
     pub(crate) fn run(self, src: &[u8], dst: &mut [u16], swap: bool, stops: Stops) -> FastStop {
         // SAFETY: see above.
         unsafe { (self.0)(src, dst.as_mut_ptr(), dst.len(), swap, stops) }
+    }
+}
+
+impl Fast<StopScanKernel> {
+    #[inline(always)]
+    pub(crate) fn run(self, src: &[u8], stops: Stops) -> FastStop {
+        // SAFETY: see above.
+        unsafe { (self.0)(src, stops) }
     }
 }
 

@@ -321,6 +321,18 @@ impl Engine {
             .map(|k| k.run(src, dst, order.swaps(), stops))
     }
 
+    /// Validation of the longest prefix of `src` that is RFC 3629 UTF-8
+    /// without `stops`, with this tier's kernel if it has one; flags as
+    /// [`Engine::decode_stopping_kernel`] does.
+    pub(crate) fn validate_stopping_kernel(&self, src: &[u8], stops: Stops) -> Option<FastStop> {
+        self.kernels.validate_stopping().map(|k| k.run(src, stops))
+    }
+
+    /// Whether this tier has [`Engine::validate_stopping_kernel`].
+    pub(crate) fn has_stopping_validator(&self) -> bool {
+        self.kernels.validate_stopping().is_some()
+    }
+
     /// Whether this tier has [`Engine::decode_stopping_kernel`] (`utf16`
     /// false) or [`Engine::decode_utf16_stopping_kernel`].
     pub(crate) fn has_stopping_decoder(&self, utf16: bool) -> bool {

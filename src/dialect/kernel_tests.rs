@@ -29,7 +29,8 @@ fn generator(mut seed: u64) -> impl FnMut(usize) -> usize {
     }
 }
 
-/// The stopping kernels alone, on every tier that has them: over RFC 3629
+/// The stopping kernels alone (decoding and validating), on every tier
+/// that has them: over RFC 3629
 /// text without stops they take everything; with one stop at a character
 /// boundary `p` they flag `p`, decode exactly the text before where they
 /// stopped, and stop at most a character before `p`.
@@ -76,6 +77,10 @@ fn stopping_kernels_flag_exactly_their_stops() {
                         assert!(well, "read {read}: {ctx:?}");
                         &src[..read]
                     };
+                    if let Some(stop) = e.validate_stopping_kernel(src.as_bytes(), mode) {
+                        stopped_well(stop);
+                        assert_eq!(stop.written, 0, "{ctx:?}");
+                    }
                     let mut ucs4 = vec![0u32; src.len() + 1];
                     let stop = e.decode_stopping_kernel(src.as_bytes(), &mut ucs4, mode);
                     if let Some(stop) = stop {

@@ -73,11 +73,21 @@ pub(super) struct Count<'a> {
     pub(super) policy: Policy,
     /// Counting UTF-16 units rather than code points.
     pub(super) utf16: bool,
+    /// Only validating: the count is not wanted, and the fast path is the
+    /// tier's validation.
+    pub(super) validate: bool,
 }
 
 impl Leg<u8> for Count<'_> {
     fn fast(&mut self, src: &[u8]) -> Progress {
-        let p = if self.utf16 {
+        let p = if self.validate {
+            let stopped =
+                stops(self.dialect).and_then(|s| self.engine.validate_stopping_kernel(src, s));
+            match stopped {
+                Some(stop) => from_stop(stop),
+                None => self.engine.validate_chunk(src, true),
+            }
+        } else if self.utf16 {
             self.engine.decode_utf16_len(src, Policy::Strict, true)
         } else {
             self.engine.count(src, Policy::Strict, true)

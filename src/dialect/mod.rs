@@ -77,7 +77,7 @@ impl Engine {
         policy: Policy,
         more_input: bool,
     ) -> Progress {
-        self.measure_in(dialect, src, policy, more_input, false)
+        self.measure_in(dialect, src, policy, more_input, Measure::CodePoints)
     }
 
     /// [`Engine::decode_utf16_len`] for UTF-8 in `dialect`.
@@ -88,7 +88,7 @@ impl Engine {
         policy: Policy,
         more_input: bool,
     ) -> Progress {
-        self.measure_in(dialect, src, policy, more_input, true)
+        self.measure_in(dialect, src, policy, more_input, Measure::Utf16)
     }
 
     fn measure_in(
@@ -97,20 +97,30 @@ impl Engine {
         src: &[u8],
         policy: Policy,
         more_input: bool,
-        utf16: bool,
+        measure: Measure,
     ) -> Progress {
-        match dialect {
-            Dialect::Standard if utf16 => self.decode_utf16_len(src, policy, more_input),
-            Dialect::Standard => self.count(src, policy, more_input),
+        match (dialect, measure) {
+            (Dialect::Standard, Measure::Utf16) => self.decode_utf16_len(src, policy, more_input),
+            (Dialect::Standard, Measure::CodePoints) => self.count(src, policy, more_input),
+            (Dialect::Standard, Measure::Nothing) => self.validate_chunk(src, more_input),
             _ => {
+                let validate = measure == Measure::Nothing;
                 let mut leg = Count {
                     engine: self,
                     dialect,
                     written: 0,
                     policy,
-                    utf16,
+                    utf16: measure == Measure::Utf16,
+                    validate,
                 };
-                let special = |s: &[u8]| scan::bytes(self, dialect, s);
+                let fused = validate && self.has_stopping_validator();
+                let special = |s: &[u8]| {
+                    if fused {
+                        scan::all(s)
+                    } else {
+                        scan::bytes(self, dialect, s)
+                    }
+                };
                 drive(
                     src,
                     &mut leg,
@@ -124,10 +134,7 @@ impl Engine {
 
     /// [`Engine::validate_chunk`] for UTF-8 in `dialect`.
     pub fn validate_in(&self, dialect: Dialect, src: &[u8], more_input: bool) -> Progress {
-        if dialect == Dialect::Standard {
-            return self.validate_chunk(src, more_input);
-        }
-        let p = self.count_in(dialect, src, Policy::Strict, more_input);
+        let p = self.measure_in(dialect, src, Policy::Strict, more_input, Measure::Nothing);
         Progress { written: 0, ..p }
     }
 
@@ -231,6 +238,15 @@ impl Engine {
             }
         }
     }
+}
+
+/// What a measuring leg counts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Measure {
+    CodePoints,
+    Utf16,
+    /// Nothing: validating.
+    Nothing,
 }
 
 #[cfg(test)]

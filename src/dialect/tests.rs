@@ -114,6 +114,11 @@ fn check_decode(e: &Engine, d: Dialect, src: &[u8], policy: Policy) {
         );
         let count = e.count_in(d, src, policy, more);
         assert_eq!(count, want, "count {e:?} {d:?} {policy:?} {src:02X?}");
+        if policy == Policy::Strict {
+            let valid = e.validate_in(d, src, more);
+            let want = Progress { written: 0, ..want };
+            assert_eq!(valid, want, "validate {e:?} {d:?} {more} {src:02X?}");
+        }
         let (want16, units) = reference_utf16(d, src, policy, more);
         let mut out = vec![0; 2 * src.len()];
         let got = e.decode_utf16_in(d, src, &mut out, policy, ByteOrder::Native, more);

@@ -8,6 +8,7 @@ pub(crate) mod find;
 mod packs;
 pub(crate) mod pairs;
 mod partial;
+mod plain_runs;
 pub(crate) mod sse;
 mod stopping;
 mod tables;

@@ -1,57 +1,60 @@
-//! CESU-8 and Modified UTF-8 to UTF-16 on the tiers whose decoders do not
-//! stop at those dialects' forms themselves (AVX2 and SSE4.2; the AVX-512
-//! decoder does, see `avx512::decode`).
+//! CESU-8 and Modified UTF-8 on the tiers whose kernels do not stop at
+//! those dialects' forms themselves: decoding on AVX2 and SSE4.2 (the
+//! AVX-512 decoder does, see `avx512::decode`), validation on every tier.
 //!
-//! A separate byte search ahead of the RFC 3629 decoder costs a pass over
-//! the input, which on ASCII text (widened at the store bandwidth) made
-//! these dialects run at 0.6-0.7x RFC 3629. So runs of ASCII blocks are
-//! widened first by a pass that stops at 00 as at any other non-ASCII byte
-//! (of the stops, only Modified UTF-8's 00 is ASCII); past them, the tier's
-//! byte search finds the next stop within [`AHEAD`] bytes, and the tier's
-//! RFC 3629 decoder takes what precedes it while it is still in L1.
+//! A separate byte search ahead of an RFC 3629 kernel costs a pass over
+//! the input, which on ASCII text (widened at the store bandwidth, or
+//! validated faster still) made these dialects run at 0.35-0.7x RFC 3629.
+//! So runs of plain ASCII blocks are taken first, by a pass that stops at
+//! 00 as at any other non-ASCII byte (of the stops, only Modified UTF-8's
+//! 00 is ASCII; see `plain_runs`); past them, the tier's byte search finds
+//! the next stop within [`AHEAD`] bytes, and the tier's RFC 3629 kernel
+//! takes what precedes it while it is still in L1.
 
-use crate::arch::kernels::{DecodeU16Kernel, FindByteKernel, Stops};
+use crate::arch::kernels::{DecodeKernel, DecodeU16Kernel, FindByteKernel, ScanKernel, Stops};
 use crate::arch::FastStop;
 use crate::scalar::segment::is_continuation;
 
-/// Bytes searched ahead of the decoder at a time: well within L1.
+/// Bytes searched ahead of the kernel at a time: well within L1.
 const AHEAD: usize = 16 * 1024;
 
-/// A tier's parts for [`decode_utf16`].
-pub(super) struct Parts {
-    /// Widens whole ASCII blocks into units, also stopping at a block with
-    /// 00 when the flag is set; returns how many bytes it widened.
-    pub ascii_units: unsafe fn(&[u8], *mut u16, usize, bool, bool) -> usize,
-    pub find: FindByteKernel,
-    pub decode_utf16: DecodeU16Kernel,
-}
+/// Widens the plain blocks at the start of a slice into the `cap` units
+/// at the pointer (swapped with the first flag; 00 a stop with the second).
+pub(super) type PlainUnits = unsafe fn(&[u8], *mut u16, usize, bool, bool) -> usize;
+/// Widens the plain blocks into the `cap` code points at the pointer
+/// (00 a stop with the flag).
+pub(super) type PlainScalars = unsafe fn(&[u8], *mut u32, usize, bool) -> usize;
+/// The bytes in the plain blocks at the start of a slice (00 a stop with
+/// the flag).
+pub(super) type PlainSkip = unsafe fn(&[u8], bool) -> usize;
 
-/// `DecodeU16Kernel` that also stops at `stops`, flagging them, from a
-/// tier's `parts`.
-///
-/// # Safety
-/// The CPU must support the features of the tier whose parts these are;
-/// `out` points to `cap` writable units.
-pub(super) unsafe fn decode_utf16(
-    parts: &Parts,
-    src: &[u8],
-    out: *mut u16,
-    cap: usize,
-    swap: bool,
-    stops: Stops,
-) -> FastStop {
-    let (bias, threshold, zero) = match stops {
+/// The byte search's arguments for `stops` (see `find`), and whether 00
+/// is one of them.
+fn search(stops: Stops) -> (u8, u8, bool) {
+    match stops {
         Stops::Fours => (0, 0xF0, false),
         Stops::FoursAndZero => (0xFF, 0xEF, true),
-    };
+    }
+}
+
+/// The loop: `plain(rest, written, zero)` takes plain blocks (bytes and
+/// units), `kernel(stretch, written)` runs the RFC 3629 kernel on a stretch
+/// without stops; the stops are flagged.
+///
+/// # Safety
+/// `find` must be callable on this CPU.
+unsafe fn run(
+    src: &[u8],
+    stops: Stops,
+    find: FindByteKernel,
+    mut plain: impl FnMut(&[u8], usize, bool) -> (usize, usize),
+    mut kernel: impl FnMut(&[u8], usize) -> FastStop,
+) -> FastStop {
+    let (bias, threshold, zero) = search(stops);
     let (mut read, mut written) = (0, 0);
     loop {
-        // SAFETY: `out + written` has `cap - written` units; the CPU has
-        // the tier's features (the caller's promise).
-        let run = unsafe {
-            (parts.ascii_units)(&src[read..], out.add(written), cap - written, swap, zero)
-        };
-        (read, written) = (read + run, written + run);
+        let (bytes, units) = plain(&src[read..], written, zero);
+        (read, written) = (read + bytes, written + units);
         let rest = &src[read..];
         if rest.is_empty() {
             return FastStop {
@@ -61,22 +64,20 @@ pub(super) unsafe fn decode_utf16(
             };
         }
         let ahead = &rest[..rest.len().min(AHEAD)];
-        // SAFETY: as above.
-        let mut take = unsafe { (parts.find)(ahead, bias, threshold) };
+        // SAFETY: the caller's promise.
+        let mut take = unsafe { find(ahead, bias, threshold) };
         let hit = take < ahead.len();
         if !hit && ahead.len() < rest.len() {
             // Cut the search's end back to a character boundary (three
             // bytes at most: more continuation bytes are an error, which
-            // the decoder flags).
+            // the kernel flags).
             for _ in 0..3 {
                 if is_continuation(rest[take]) {
                     take -= 1;
                 }
             }
         }
-        // SAFETY: as above.
-        let stop =
-            unsafe { (parts.decode_utf16)(&rest[..take], out.add(written), cap - written, swap) };
+        let stop = kernel(&rest[..take], written);
         let base = read;
         (read, written) = (read + stop.read, written + stop.written);
         if let Some(e) = stop.flagged {
@@ -101,5 +102,84 @@ pub(super) unsafe fn decode_utf16(
                 flagged: Some(read),
             };
         }
+    }
+}
+
+/// A `StopDecodeU16Kernel` from a tier's parts.
+///
+/// # Safety
+/// The parts must be callable on this CPU; `out` points to `cap` writable
+/// units.
+pub(super) unsafe fn decode_utf16(
+    (find, plain, decode): (FindByteKernel, PlainUnits, DecodeU16Kernel),
+    src: &[u8],
+    out: *mut u16,
+    cap: usize,
+    swap: bool,
+    stops: Stops,
+) -> FastStop {
+    // SAFETY (each call below): the parts are callable (the caller's
+    // promise), and `out + written` has `cap - written` units.
+    unsafe {
+        run(
+            src,
+            stops,
+            find,
+            |s, w, zero| {
+                let n = plain(s, out.add(w), cap - w, swap, zero);
+                (n, n)
+            },
+            |s, w| decode(s, out.add(w), cap - w, swap),
+        )
+    }
+}
+
+/// A `StopDecodeKernel` from a tier's parts.
+///
+/// # Safety
+/// The parts must be callable on this CPU; `out` points to `cap` writable
+/// code points.
+pub(super) unsafe fn decode(
+    (find, plain, decode): (FindByteKernel, PlainScalars, DecodeKernel),
+    src: &[u8],
+    out: *mut u32,
+    cap: usize,
+    stops: Stops,
+) -> FastStop {
+    // SAFETY (each call below): the parts are callable (the caller's
+    // promise), and `out + written` has `cap - written` code points.
+    unsafe {
+        run(
+            src,
+            stops,
+            find,
+            |s, w, zero| {
+                let n = plain(s, out.add(w), cap - w, zero);
+                (n, n)
+            },
+            |s, w| decode(s, out.add(w), cap - w),
+        )
+    }
+}
+
+/// A `StopScanKernel` validating, from a tier's parts.
+///
+/// # Safety
+/// The parts must be callable on this CPU.
+pub(super) unsafe fn validate(
+    (find, plain, validate): (FindByteKernel, PlainSkip, ScanKernel<u8>),
+    src: &[u8],
+    stops: Stops,
+) -> FastStop {
+    // SAFETY (each call below): the parts are callable (the caller's
+    // promise).
+    unsafe {
+        run(
+            src,
+            stops,
+            find,
+            |s, _, zero| (plain(s, zero), 0),
+            |s, _| validate(s),
+        )
     }
 }

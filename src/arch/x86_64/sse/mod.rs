@@ -21,25 +21,52 @@ mod utf8;
 
 use crate::arch::{Kernels, Table, Tier};
 
-/// UTF-8 to UTF-16 stopping at CESU-8's or Modified UTF-8's forms: this
-/// tier's ASCII widening, byte search and decoder, alternated.
-///
-/// # Safety
-/// As for any `StopDecodeU16Kernel` of this tier.
-unsafe fn decode_utf16_stopping(
-    src: &[u8],
-    out: *mut u16,
-    cap: usize,
-    swap: bool,
-    stops: crate::arch::Stops,
-) -> crate::arch::FastStop {
-    const PARTS: super::stopping::Parts = super::stopping::Parts {
-        ascii_units: super::widen::ascii_units_sse41_or_zero,
-        find: super::find::find_byte_sse,
-        decode_utf16: decode::decode_utf16,
-    };
-    // SAFETY: the parts are this tier's; the caller's promises.
-    unsafe { super::stopping::decode_utf16(&PARTS, src, out, cap, swap, stops) }
+/// The stopping kernels of this tier (see `stopping`).
+mod stops {
+    use super::super::{find, plain_runs, stopping, widen};
+    use crate::arch::{FastStop, Stops};
+
+    /// # Safety
+    /// As for any `StopDecodeU16Kernel` of this tier.
+    pub(super) unsafe fn decode_utf16(
+        src: &[u8],
+        out: *mut u16,
+        cap: usize,
+        swap: bool,
+        stops: Stops,
+    ) -> FastStop {
+        let parts = (
+            find::find_byte_sse as _,
+            widen::ascii_units_sse41_or_zero as _,
+            super::decode::decode_utf16 as _,
+        );
+        // SAFETY: this tier's parts, on a CPU that has its features.
+        unsafe { stopping::decode_utf16(parts, src, out, cap, swap, stops) }
+    }
+
+    /// # Safety
+    /// As for any `StopDecodeKernel` of this tier.
+    pub(super) unsafe fn decode(src: &[u8], out: *mut u32, cap: usize, stops: Stops) -> FastStop {
+        let parts = (
+            find::find_byte_sse as _,
+            plain_runs::widen_sse as _,
+            super::decode::decode as _,
+        );
+        // SAFETY: as above.
+        unsafe { stopping::decode(parts, src, out, cap, stops) }
+    }
+
+    /// # Safety
+    /// As for any `StopScanKernel` of this tier.
+    pub(super) unsafe fn validate(src: &[u8], stops: Stops) -> FastStop {
+        let parts = (
+            find::find_byte_sse as _,
+            plain_runs::skip_sse as _,
+            super::utf8::validate::<false> as _,
+        );
+        // SAFETY: as above.
+        unsafe { stopping::validate(parts, src, stops) }
+    }
 }
 
 static KERNELS: Kernels = {
@@ -47,8 +74,9 @@ static KERNELS: Kernels = {
         validate: utf8::validate::<false>,
         decode: decode::decode,
         decode_utf16: Some(decode::decode_utf16),
-        decode_stopping: None,
-        decode_utf16_stopping: Some(decode_utf16_stopping),
+        decode_stopping: Some(stops::decode),
+        decode_utf16_stopping: Some(stops::decode_utf16),
+        validate_stopping: Some(stops::validate),
         pairs: super::pairs::pairs_ucs4,
         pairs_utf16: super::pairs::pairs_utf16,
         count: utf8::validate::<true>,

@@ -1,0 +1,202 @@
+//! Runs of plain ASCII for the stopping kernels (`stopping`): whole blocks
+//! of bytes 01..7F, or 00..7F when 00 is not a stop, skipped (validation)
+//! or widened to code points (decoding to UCS-4), in one pass.
+//!
+//! A block is plain when its signed minimum is above 0 (with `ZERO`: no
+//! byte is 00 or >= 80) or its OR has no high bit (without).
+
+use core::arch::x86_64::*;
+
+/// Whether the 32 bytes of `v` are plain.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn plain_avx2<const ZERO: bool>(v: __m256i) -> bool {
+    if ZERO {
+        _mm256_movemask_epi8(_mm256_cmpgt_epi8(v, _mm256_setzero_si256())) == -1
+    } else {
+        _mm256_movemask_epi8(v) == 0
+    }
+}
+
+/// Whether the 16 bytes of `v` are plain.
+#[target_feature(enable = "sse4.1")]
+#[inline]
+fn plain_sse<const ZERO: bool>(v: __m128i) -> bool {
+    if ZERO {
+        _mm_movemask_epi8(_mm_cmpgt_epi8(v, _mm_setzero_si128())) == 0xFFFF
+    } else {
+        _mm_movemask_epi8(v) == 0
+    }
+}
+
+/// The bytes in the whole plain 128-byte groups at the start of `src`.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+unsafe fn skip_avx2_blocks<const ZERO: bool>(src: &[u8]) -> usize {
+    let mut i = 0;
+    while src.len() - i >= 128 {
+        let p = src[i..i + 128].as_ptr();
+        // SAFETY: `p` starts 128 readable bytes (the slice above).
+        let v = unsafe { [0, 32, 64, 96].map(|o| _mm256_loadu_si256(p.add(o).cast())) };
+        let all = if ZERO {
+            _mm256_min_epi8(_mm256_min_epi8(v[0], v[1]), _mm256_min_epi8(v[2], v[3]))
+        } else {
+            _mm256_or_si256(_mm256_or_si256(v[0], v[1]), _mm256_or_si256(v[2], v[3]))
+        };
+        if !plain_avx2::<ZERO>(all) {
+            break;
+        }
+        i += 128;
+    }
+    i
+}
+
+/// The bytes in the whole plain 64-byte groups at the start of `src`.
+///
+/// # Safety
+/// The CPU must support SSE4.1.
+#[target_feature(enable = "sse4.1")]
+unsafe fn skip_sse_blocks<const ZERO: bool>(src: &[u8]) -> usize {
+    let mut i = 0;
+    while src.len() - i >= 64 {
+        let p = src[i..i + 64].as_ptr();
+        // SAFETY: `p` starts 64 readable bytes (the slice above).
+        let v = unsafe { [0, 16, 32, 48].map(|o| _mm_loadu_si128(p.add(o).cast())) };
+        let all = if ZERO {
+            _mm_min_epi8(_mm_min_epi8(v[0], v[1]), _mm_min_epi8(v[2], v[3]))
+        } else {
+            _mm_or_si128(_mm_or_si128(v[0], v[1]), _mm_or_si128(v[2], v[3]))
+        };
+        if !plain_sse::<ZERO>(all) {
+            break;
+        }
+        i += 64;
+    }
+    i
+}
+
+/// The bytes in the whole plain 256-byte groups at the start of `src`.
+///
+/// # Safety
+/// The CPU must support AVX-512 F and BW.
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn skip_avx512_blocks<const ZERO: bool>(src: &[u8]) -> usize {
+    let mut i = 0;
+    while src.len() - i >= 256 {
+        let p = src[i..i + 256].as_ptr();
+        // SAFETY: `p` starts 256 readable bytes (the slice above).
+        let v = unsafe { [0, 64, 128, 192].map(|o| _mm512_loadu_si512(p.add(o).cast())) };
+        let plain = if ZERO {
+            let low = _mm512_min_epi8(_mm512_min_epi8(v[0], v[1]), _mm512_min_epi8(v[2], v[3]));
+            _mm512_cmpgt_epi8_mask(low, _mm512_setzero_si512()) == u64::MAX
+        } else {
+            let any = _mm512_ternarylogic_epi32::<0xFE>(v[0], v[1], _mm512_or_si512(v[2], v[3]));
+            _mm512_movepi8_mask(any) == 0
+        };
+        if !plain {
+            break;
+        }
+        i += 256;
+    }
+    i
+}
+
+/// Widens the whole plain 32-byte blocks at the start of `src` into the
+/// `cap` code points at `out`, as far as they fit; returns how many bytes.
+///
+/// # Safety
+/// The CPU must support AVX2; `out` is valid for `cap` code points.
+#[target_feature(enable = "avx2")]
+unsafe fn widen_avx2_blocks<const ZERO: bool>(src: &[u8], out: *mut u32, cap: usize) -> usize {
+    let limit = src.len().min(cap);
+    let mut i = 0;
+    while limit - i >= 32 {
+        // SAFETY: bytes i..i+32 are in bounds (i + 32 <= len).
+        let v = unsafe { _mm256_loadu_si256(src.as_ptr().add(i).cast()) };
+        if !plain_avx2::<ZERO>(v) {
+            break;
+        }
+        let (lo, hi) = (_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+        let parts = [lo, _mm_srli_si128::<8>(lo), hi, _mm_srli_si128::<8>(hi)];
+        for (k, part) in parts.into_iter().enumerate() {
+            // SAFETY: code points i..i+32 lie in the `cap` at `out` (i + 32
+            // <= cap).
+            unsafe { _mm256_storeu_si256(out.add(i + 8 * k).cast(), _mm256_cvtepu8_epi32(part)) };
+        }
+        i += 32;
+    }
+    i
+}
+
+/// [`widen_avx2_blocks`] with 16-byte blocks.
+///
+/// # Safety
+/// The CPU must support SSE4.1; `out` is valid for `cap` code points.
+#[target_feature(enable = "sse4.1")]
+unsafe fn widen_sse_blocks<const ZERO: bool>(src: &[u8], out: *mut u32, cap: usize) -> usize {
+    let limit = src.len().min(cap);
+    let mut i = 0;
+    while limit - i >= 16 {
+        // SAFETY: bytes i..i+16 are in bounds (i + 16 <= len).
+        let v = unsafe { _mm_loadu_si128(src.as_ptr().add(i).cast()) };
+        if !plain_sse::<ZERO>(v) {
+            break;
+        }
+        let parts = [
+            v,
+            _mm_srli_si128::<4>(v),
+            _mm_srli_si128::<8>(v),
+            _mm_srli_si128::<12>(v),
+        ];
+        for (k, part) in parts.into_iter().enumerate() {
+            // SAFETY: code points i..i+16 lie in the `cap` at `out` (i + 16
+            // <= cap).
+            unsafe { _mm_storeu_si128(out.add(i + 4 * k).cast(), _mm_cvtepu8_epi32(part)) };
+        }
+        i += 16;
+    }
+    i
+}
+
+/// Dispatchers on whether 00 is a stop, of the types `stopping` takes.
+macro_rules! on_zero {
+    ($(#[$doc:meta])* $feature:literal, $name:ident, $blocks:ident, ($($arg:ident: $ty:ty),*)) => {
+        $(#[$doc])*
+        ///
+        /// # Safety
+        /// As for the function it dispatches to.
+        #[target_feature(enable = $feature)]
+        pub(super) unsafe fn $name($($arg: $ty,)* zero: bool) -> usize {
+            // SAFETY: the caller's promises.
+            unsafe {
+                if zero {
+                    $blocks::<true>($($arg),*)
+                } else {
+                    $blocks::<false>($($arg),*)
+                }
+            }
+        }
+    };
+}
+on_zero!(
+    /// [`skip_avx2_blocks`].
+    "avx2", skip_avx2, skip_avx2_blocks, (src: &[u8])
+);
+on_zero!(
+    /// [`skip_sse_blocks`].
+    "sse4.1", skip_sse, skip_sse_blocks, (src: &[u8])
+);
+on_zero!(
+    /// [`skip_avx512_blocks`].
+    "avx512f,avx512bw", skip_avx512, skip_avx512_blocks, (src: &[u8])
+);
+on_zero!(
+    /// [`widen_avx2_blocks`].
+    "avx2", widen_avx2, widen_avx2_blocks, (src: &[u8], out: *mut u32, cap: usize)
+);
+on_zero!(
+    /// [`widen_sse_blocks`].
+    "sse4.1", widen_sse, widen_sse_blocks, (src: &[u8], out: *mut u32, cap: usize)
+);
