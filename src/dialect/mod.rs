@@ -204,7 +204,20 @@ impl Engine {
                     policy,
                     order,
                 };
-                let special = |s: &[u16]| scan::units(dialect, s, order);
+                // The tier's CESU-8 kernel takes everything up to where the
+                // scalar core must go on; otherwise the standard kernel
+                // takes what a scan allows.
+                let kernel = leg.dialect_kernel();
+                let special = |s: &[u16]| {
+                    if kernel {
+                        scan::Stretch {
+                            take: s.len(),
+                            hit: true,
+                        }
+                    } else {
+                        scan::units(dialect, s, order)
+                    }
+                };
                 let swap = order.swaps();
                 let is_high = move |u: u16| {
                     let u = if swap { u.swap_bytes() } else { u };
@@ -222,5 +235,7 @@ impl Engine {
     }
 }
 
+#[cfg(test)]
+mod cesu_tests;
 #[cfg(test)]
 mod tests;
