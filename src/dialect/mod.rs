@@ -11,6 +11,9 @@
 //! dialect's segments, so the policies, streaming and error reports mean
 //! exactly what they mean for RFC 3629; runs of CESU-8 pairs, which are
 //! all a text of Emoji is, take a tight loop of their own ([`pairs`]).
+//! Encoding UTF-16 to CESU-8 or Modified UTF-8 needs no scan: each tier's
+//! CESU-8 kernel (a mode of its UTF-8 encoder) writes the dialect's pairs
+//! and U+0000 itself and stops only where the scalar core must go on.
 //! [`legs`] holds each conversion's two halves.
 
 pub(crate) mod boundary;

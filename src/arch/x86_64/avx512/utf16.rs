@@ -167,7 +167,7 @@ const fn cesu_layout(half: usize) -> ([u8; 64], u64) {
     let mut k = 0;
     while k < 64 {
         let p = 64 * half + k;
-        if p % 3 != 0 && p < 96 {
+        if !p.is_multiple_of(3) && p < 96 {
             index[k] = (2 * (p / 3) + p % 3 - 1) as u8;
             cont |= 1 << k;
         }
