@@ -47,6 +47,12 @@ pub(crate) type PairsU16Kernel =
     unsafe fn(src: &[u8], out: *mut u16, cap: usize, swap: bool) -> usize;
 /// [`PairsU16Kernel`] to the `cap` code points at `out`, one a pair.
 pub(crate) type PairsKernel = unsafe fn(src: &[u8], out: *mut u32, cap: usize) -> usize;
+/// [`EncodeU16Kernel`] writing CESU-8, or with `mutf8` Modified UTF-8: a
+/// surrogate pair as two 3-byte forms (and for Modified UTF-8 a 0 unit as
+/// C0 80). It still stops before an unpaired surrogate, and never between
+/// the halves of a pair.
+pub(crate) type EncodeCesuKernel =
+    unsafe fn(src: &[u16], out: *mut u8, cap: usize, swap: bool, mutf8: bool) -> FastStop;
 /// Converts between Latin-1 and UTF-8 (either way) from `src` into the `cap`
 /// bytes at `out`: a valid prefix, as far as it fits.
 pub(crate) type Latin1Kernel = unsafe fn(src: &[u8], out: *mut u8, cap: usize) -> FastStop;
@@ -110,6 +116,7 @@ pub(crate) struct Kernels {
     count: Option<ScanKernel<u8>>,
     encode: Option<EncodeKernel>,
     encode_utf16: Option<EncodeU16Kernel>,
+    encode_utf16_cesu: Option<EncodeCesuKernel>,
     encode_latin1: Option<Latin1Kernel>,
     decode_latin1: Option<Latin1Kernel>,
     stats: Option<StatsKernel>,
@@ -141,6 +148,9 @@ pub(crate) struct Table {
     pub encode: EncodeKernel,
     /// Not every tier has one yet: `None` encodes through UCS-4.
     pub encode_utf16: Option<EncodeU16Kernel>,
+    /// Not every tier has one yet: `None` encodes the dialect's pairs in
+    /// the scalar core.
+    pub encode_utf16_cesu: Option<EncodeCesuKernel>,
     /// Not every tier has one yet: `None` encodes through UCS-4.
     pub encode_latin1: Option<Latin1Kernel>,
     /// Not every tier has one yet: `None` decodes through UCS-4.
@@ -174,6 +184,7 @@ pub(crate) static SCALAR: Kernels = Kernels {
     count: None,
     encode: None,
     encode_utf16: None,
+    encode_utf16_cesu: None,
     encode_latin1: None,
     decode_latin1: None,
     stats: None,
@@ -209,6 +220,7 @@ impl Kernels {
             count: Some(t.count),
             encode: Some(t.encode),
             encode_utf16: t.encode_utf16,
+            encode_utf16_cesu: t.encode_utf16_cesu,
             encode_latin1: t.encode_latin1,
             decode_latin1: t.decode_latin1,
             stats: t.stats,
@@ -280,6 +292,11 @@ impl Kernels {
     #[inline(always)]
     pub(crate) fn encode_utf16(&self) -> Option<Fast<EncodeU16Kernel>> {
         self.encode_utf16.map(Fast)
+    }
+
+    #[inline(always)]
+    pub(crate) fn encode_utf16_cesu(&self) -> Option<Fast<EncodeCesuKernel>> {
+        self.encode_utf16_cesu.map(Fast)
     }
 
     #[inline(always)]
@@ -410,6 +427,14 @@ impl Fast<EncodeU16Kernel> {
     pub(crate) fn run(self, src: &[u16], dst: &mut [u8], swap: bool) -> FastStop {
         // SAFETY: see above.
         unsafe { (self.0)(src, dst.as_mut_ptr(), dst.len(), swap) }
+    }
+}
+
+impl Fast<EncodeCesuKernel> {
+    #[inline(always)]
+    pub(crate) fn run(self, src: &[u16], dst: &mut [u8], swap: bool, mutf8: bool) -> FastStop {
+        // SAFETY: see above.
+        unsafe { (self.0)(src, dst.as_mut_ptr(), dst.len(), swap, mutf8) }
     }
 }
 

@@ -40,6 +40,18 @@ pub(crate) struct FastStop {
     pub flagged: Option<usize>,
 }
 
+/// The forms the UTF-16 encoders write, as their `MODE` const parameter:
+/// RFC 3629 UTF-8, CESU-8 (a surrogate pair as two 3-byte forms, one per
+/// unit) or Modified UTF-8 (CESU-8, and U+0000 as C0 80).
+pub(crate) struct Mode;
+
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+impl Mode {
+    pub(crate) const UTF8: u8 = 0;
+    pub(crate) const CESU8: u8 = 1;
+    pub(crate) const MUTF8: u8 = 2;
+}
+
 /// An instruction-set tier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -382,6 +394,27 @@ impl Engine {
         self.kernels
             .find_byte()
             .map(|k| k.run(src, bias, threshold))
+    }
+
+    /// UTF-16 (byte-swapped with `swap`) to CESU-8, or with `mutf8` to
+    /// Modified UTF-8, up to the first unpaired surrogate or as far as it
+    /// fits, with this tier's kernel, if it has one.
+    pub(crate) fn encode_utf16_cesu_kernel(
+        &self,
+        src: &[u16],
+        dst: &mut [u8],
+        swap: bool,
+        mutf8: bool,
+    ) -> Option<FastStop> {
+        self.kernels
+            .encode_utf16_cesu()
+            .map(|k| k.run(src, dst, swap, mutf8))
+    }
+
+    /// Whether this tier has a CESU-8 encoder
+    /// ([`Engine::encode_utf16_cesu_kernel`]).
+    pub(crate) fn has_cesu_kernel(&self) -> bool {
+        self.kernels.encode_utf16_cesu().is_some()
     }
 
     pub(crate) fn stats_kernel(&self, src: &[u8]) -> Option<Utf8Stats> {

@@ -235,9 +235,31 @@ pub(super) struct EncodeUtf16<'a> {
     pub(super) order: ByteOrder,
 }
 
+impl EncodeUtf16<'_> {
+    /// Whether [`Leg::fast`] runs the tier's CESU-8 kernel, which writes
+    /// the dialect's pairs (and Modified UTF-8's U+0000) itself: then the
+    /// fast path needs no scan before it.
+    pub(super) fn dialect_kernel(&self) -> bool {
+        self.dst.is_some() && has_pairs(self.dialect) && self.engine.has_cesu_kernel()
+    }
+}
+
 impl Leg<u16> for EncodeUtf16<'_> {
     fn fast(&mut self, src: &[u16]) -> Progress {
         let (strict, order) = (EncodePolicy::Strict, self.order);
+        if let (Some(dst), true) = (&mut self.dst, has_pairs(self.dialect)) {
+            let dst = &mut dst[self.written..];
+            let mutf8 = self.dialect == Dialect::Mutf8;
+            if let Some(stop) = self
+                .engine
+                .encode_utf16_cesu_kernel(src, dst, order.swaps(), mutf8)
+            {
+                // Where it stopped (an unpaired surrogate, a high one that
+                // ends the input, or no room), the scalar core goes on.
+                self.written += stop.written;
+                return progress(stop.read, stop.written);
+            }
+        }
         let p = match &mut self.dst {
             Some(dst) => {
                 let dst = &mut dst[self.written..];

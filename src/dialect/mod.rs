@@ -11,6 +11,9 @@
 //! dialect's segments, so the policies, streaming and error reports mean
 //! exactly what they mean for RFC 3629; runs of CESU-8 pairs, which are
 //! all a text of Emoji is, take a tight loop of their own ([`pairs`]).
+//! Encoding UTF-16 to CESU-8 or Modified UTF-8 needs no scan: each tier's
+//! CESU-8 kernel (a mode of its UTF-8 encoder) writes the dialect's pairs
+//! and U+0000 itself and stops only where the scalar core must go on.
 //! [`legs`] holds each conversion's two halves.
 
 pub(crate) mod boundary;
@@ -222,7 +225,20 @@ impl Engine {
                     policy,
                     order,
                 };
-                let special = |s: &[u16]| scan::units(dialect, s, order);
+                // The tier's CESU-8 kernel takes everything up to where the
+                // scalar core must go on; otherwise the standard kernel
+                // takes what a scan allows.
+                let kernel = leg.dialect_kernel();
+                let special = |s: &[u16]| {
+                    if kernel {
+                        scan::Stretch {
+                            take: s.len(),
+                            hit: true,
+                        }
+                    } else {
+                        scan::units(dialect, s, order)
+                    }
+                };
                 let swap = order.swaps();
                 let is_high = move |u: u16| {
                     let u = if swap { u.swap_bytes() } else { u };
@@ -251,5 +267,7 @@ enum Measure {
 
 #[cfg(test)]
 mod kernel_tests;
+#[cfg(test)]
+mod cesu_tests;
 #[cfg(test)]
 mod tests;

@@ -4,7 +4,7 @@
 //! take at several times the cost per character; and one code point's
 //! UTF-8 or UTF-16, for the same ends of the decoders and encoders.
 
-use crate::arch::FastStop;
+use crate::arch::{FastStop, Mode};
 
 /// Unit `i` in native order.
 #[inline(always)]
@@ -92,10 +92,14 @@ pub(super) enum Units {
 
 /// Encodes the units `src[pos..end)` one character at a time into the
 /// `cap` bytes at `out` from `written`; a pair may end one unit past `end`.
+/// The forms are `MODE`'s ([`Mode`]): with CESU-8 and Modified UTF-8, a
+/// pair is written as two 3-byte forms (the 3-byte bit pattern applied to
+/// each surrogate unit), and with Modified UTF-8 a 0 unit as C0 80; an
+/// unpaired surrogate stops it in every mode.
 ///
 /// # Safety
 /// `out` points to `cap` writable bytes; `written <= cap`.
-pub(super) unsafe fn encode_units<const SWAP: bool>(
+pub(super) unsafe fn encode_units_in<const SWAP: bool, const MODE: u8>(
     src: &[u16],
     mut pos: usize,
     end: usize,
@@ -124,6 +128,27 @@ pub(super) unsafe fn encode_units<const SWAP: bool>(
             0xDC00..=0xDFFF => return stop(pos, written, Some(pos)),
             _ => (u32::from(u), 1),
         };
+        if MODE != Mode::UTF8 && (units == 2 || (MODE == Mode::MUTF8 && c == 0)) {
+            let n = if units == 2 { 6 } else { 2 };
+            if cap - written < n {
+                return stop(pos, written, None);
+            }
+            // SAFETY: n bytes of room (checked just above): a pair's two
+            // halves take 3 bytes each (`put` of a surrogate value writes
+            // its 3-byte form), U+0000 the two of C0 80.
+            unsafe {
+                let at = out.add(written);
+                if units == 2 {
+                    put(u32::from(u), at);
+                    put(u32::from(unit::<SWAP>(src, pos + 1)), at.add(3));
+                } else {
+                    at.cast::<[u8; 2]>().write_unaligned([0xC0, 0x80]);
+                }
+            }
+            written += n;
+            pos += units;
+            continue;
+        }
         let n = 1 + usize::from(c >= 0x80) + usize::from(c >= 0x800) + usize::from(c >= 0x1_0000);
         // The scalar core stops exactly where the room ends.
         if cap - written < n {

@@ -105,6 +105,7 @@ static KERNELS: Kernels = {
         count: utf8::count,
         encode: ucs4::encode::<false>,
         encode_utf16: Some(utf16::encode_utf16),
+        encode_utf16_cesu: Some(utf16::encode_utf16_cesu),
         encode_latin1: Some(latin1::encode_latin1),
         decode_latin1: Some(latin1::decode_latin1),
         stats: None,

@@ -21,12 +21,28 @@
 //! surrogate step stops before an unpaired surrogate and flags it for the
 //! scalar core, which applies the caller's policy to it alone. The last 15
 //! units or fewer are written one character at a time
-//! (`units::encode_units`, several times cheaper per character than the
+//! (`units::encode_units_in`, several times cheaper per character than the
 //! driver's scalar core); a step whose bytes would not fit is left to the
 //! scalar core (the driver's `run`): the kernel returns without a flag.
 //!
 //! Every store is exact, as in the UCS-4 encoder: no byte lands past
 //! `written`.
+//!
+//! # CESU-8 and Modified UTF-8
+//!
+//! With the mode as a const parameter ([`encode_utf16_cesu`]), each half
+//! of a pair is written as the 3-byte form of its unit value, which is
+//! what the BMP block does with any unit of U+0800 or more: so a block
+//! whose surrogates all pair within it (its high-surrogate mask, shifted by
+//! one unit, is its low-surrogate mask) takes the BMP path as CJK text
+//! does, 48 bytes for 16 units, and the 8-pair path of UTF-8 is not used.
+//! A block with an unpaired surrogate, or with a high surrogate in its last
+//! unit (a pair it would split), is written one character at a time
+//! (`units::encode_units_in`), which also stops before an unpaired
+//! surrogate; after a split pair, it ends one unit further, so the blocks
+//! that follow are aligned to the pairs. For Modified UTF-8 a block with a
+//! 0 unit (C0 80) takes that path too: the ASCII, 2-byte and BMP tests
+//! also ask for no 0 unit.
 
 use core::arch::x86_64::*;
 
@@ -35,8 +51,8 @@ use super::ucs4::block::{
     store_loose, store_prefix, store_two, Lanes,
 };
 use super::utf8::LEFT_PACK;
-use crate::arch::x86_64::units::{encode_units, Units};
-use crate::arch::FastStop;
+use crate::arch::x86_64::units::{encode_units_in, Units};
+use crate::arch::{FastStop, Mode};
 
 /// Encodes `src` (byte-swapped with `swap`) up to its first unpaired
 /// surrogate, which is reported as `flagged`.
@@ -49,11 +65,84 @@ pub(super) unsafe fn encode_utf16(src: &[u16], out: *mut u8, cap: usize, swap: b
     // SAFETY: the caller's promises.
     unsafe {
         if swap {
-            encode::<true>(src, out, cap)
+            encode::<true, { Mode::UTF8 }>(src, out, cap)
         } else {
-            encode::<false>(src, out, cap)
+            encode::<false, { Mode::UTF8 }>(src, out, cap)
         }
     }
+}
+
+/// Encodes `src` (byte-swapped with `swap`) to CESU-8, or with `mutf8` to
+/// Modified UTF-8, up to its first unpaired surrogate, which is reported
+/// as `flagged`.
+///
+/// # Safety
+/// The CPU must support the enabled features; `out` points to `cap` writable
+/// bytes.
+#[target_feature(enable = "avx2,popcnt,bmi1")]
+pub(super) unsafe fn encode_utf16_cesu(
+    src: &[u16],
+    out: *mut u8,
+    cap: usize,
+    swap: bool,
+    mutf8: bool,
+) -> FastStop {
+    // SAFETY: the caller's promises.
+    unsafe {
+        match (swap, mutf8) {
+            (false, false) => encode::<false, { Mode::CESU8 }>(src, out, cap),
+            (true, false) => encode::<true, { Mode::CESU8 }>(src, out, cap),
+            (false, true) => encode::<false, { Mode::MUTF8 }>(src, out, cap),
+            (true, true) => encode::<true, { Mode::MUTF8 }>(src, out, cap),
+        }
+    }
+}
+
+/// Whether no unit of `a` or `b` is 0 (always, but for Modified UTF-8,
+/// which writes it as C0 80).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn no_zero<const MODE: u8>(a: __m256i, b: __m256i) -> bool {
+    if MODE != Mode::MUTF8 {
+        return true;
+    }
+    let hit = _mm256_cmpeq_epi16(_mm256_min_epu16(a, b), _mm256_setzero_si256());
+    _mm256_testz_si256(hit, hit) == 1
+}
+
+/// Whether the 16 units are ASCII, in `MODE`'s one-byte form.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn ascii<const MODE: u8>(units: __m256i) -> bool {
+    none_of(units, 0xFF80_FF80) && no_zero::<MODE>(units, units)
+}
+
+/// Whether the 16 units are below U+0800, in `MODE`'s one- or two-byte
+/// forms.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn short<const MODE: u8>(units: __m256i) -> bool {
+    none_of(units, 0xF800_F800) && no_zero::<MODE>(units, units)
+}
+
+/// Whether the BMP block writes the 16 units in `MODE`: they have no
+/// surrogate; or, in CESU-8 and Modified UTF-8, every surrogate pairs with
+/// its neighbour in the block (each half is then its unit's 3-byte form).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn bmp<const MODE: u8>(units: __m256i) -> bool {
+    if !any_surrogate(units, units) {
+        return no_zero::<MODE>(units, units);
+    }
+    if MODE == Mode::UTF8 {
+        return false;
+    }
+    let kind = _mm256_and_si256(units, _mm256_set1_epi16(0xFC00u16 as i16));
+    let of = |k: u16| _mm256_movemask_epi8(_mm256_cmpeq_epi16(kind, _mm256_set1_epi16(k as i16)));
+    // Two bits a unit: a low surrogate exactly after each high one, and
+    // none in the last unit.
+    let (high, low) = (of(0xD800) as u32, of(0xDC00) as u32);
+    u64::from(high) << 2 == u64::from(low) && no_zero::<MODE>(units, units)
 }
 
 /// 16 units from `p`, in native order.
@@ -105,7 +194,7 @@ unsafe fn load8<const SWAP: bool>(p: *const u16) -> __m256i {
 /// `ptr` points to `len` readable units and `out` to `room` writable bytes.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn narrow_ascii_runs<const SWAP: bool>(
+unsafe fn narrow_ascii_runs<const SWAP: bool, const MODE: u8>(
     ptr: *const u16,
     len: usize,
     out: *mut u8,
@@ -115,7 +204,7 @@ unsafe fn narrow_ascii_runs<const SWAP: bool>(
     while len - i >= 32 && room - i >= 32 {
         // SAFETY: units i..i+32 are in bounds.
         let (a, b) = unsafe { (load16::<SWAP>(ptr.add(i)), load16::<SWAP>(ptr.add(i + 16))) };
-        if !none_of(_mm256_or_si256(a, b), 0xFF80_FF80) {
+        if !none_of(_mm256_or_si256(a, b), 0xFF80_FF80) || !no_zero::<MODE>(a, b) {
             break;
         }
         // The pack interleaves by 128-bit lane; the permute restores order.
@@ -143,10 +232,10 @@ const AHEAD: usize = 512;
 ///
 /// # Safety
 /// The CPU must support the enabled features; `out` points to `cap`
-/// writable bytes; the block at `i` is whole and below U+0800.
+/// writable bytes; the block at `i` is whole and [`short`] in `MODE`.
 #[inline(never)]
 #[target_feature(enable = "avx2,popcnt")]
-unsafe fn pairs_run<const SWAP: bool>(
+unsafe fn pairs_run<const SWAP: bool, const MODE: u8>(
     src: &[u16],
     mut i: usize,
     out: *mut u8,
@@ -159,14 +248,19 @@ unsafe fn pairs_run<const SWAP: bool>(
     let mut units = unsafe { load16::<SWAP>(ptr.add(i)) };
     loop {
         // ASCII blocks take one test each.
-        while none_of(units, 0xFF80_FF80) {
+        while ascii::<MODE>(units) {
             // SAFETY: `ready` (or the caller) left room for 16 bytes.
             unsafe { _mm_storeu_si128(out.add(written).cast(), narrow_bytes(units)) };
             (i, written) = (i + 16, written + 16);
             // SAFETY: units i..len are readable, `cap - written` bytes
             // writable.
             let run = unsafe {
-                narrow_ascii_runs::<SWAP>(ptr.add(i), len - i, out.add(written), cap - written)
+                narrow_ascii_runs::<SWAP, MODE>(
+                    ptr.add(i),
+                    len - i,
+                    out.add(written),
+                    cap - written,
+                )
             };
             (i, written) = (i + run, written + run);
             if !ready(i, written) {
@@ -177,7 +271,7 @@ unsafe fn pairs_run<const SWAP: bool>(
             // SAFETY: the block is whole (`ready`).
             units = unsafe { load16::<SWAP>(ptr.add(i)) };
         }
-        if !none_of(units, 0xF800_F800) {
+        if !short::<MODE>(units) {
             return (i, written);
         }
         let lanes = encode_pairs(units);
@@ -186,7 +280,7 @@ unsafe fn pairs_run<const SWAP: bool>(
             _mm_prefetch::<_MM_HINT_T0>(ptr.wrapping_add(next + AHEAD).cast());
             // SAFETY: the block is whole (`ready`).
             units = unsafe { load16::<SWAP>(ptr.add(next)) };
-            if none_of(units, 0xF800_F800) {
+            if short::<MODE>(units) {
                 // SAFETY: `ready` left room for the output (16 to 32 bytes)
                 // and 16 more; the next step (pairs or ASCII) writes over
                 // the latter.
@@ -224,10 +318,10 @@ fn pack_order(units: __m256i) -> __m256i {
 ///
 /// # Safety
 /// The CPU must support the enabled features; `out` points to `cap`
-/// writable bytes; the block at `i` is whole and has no surrogate.
+/// writable bytes; the block at `i` is whole and [`bmp`] in `MODE`.
 #[inline(never)]
 #[target_feature(enable = "avx2,popcnt")]
-unsafe fn bmp_run<const SWAP: bool>(
+unsafe fn bmp_run<const SWAP: bool, const MODE: u8>(
     src: &[u16],
     mut i: usize,
     out: *mut u8,
@@ -245,7 +339,7 @@ unsafe fn bmp_run<const SWAP: bool>(
         if total > 32 && len - next >= 16 && cap - end >= BMP_ROOM {
             // SAFETY: units next..next+16 are in bounds.
             let units = unsafe { load16::<SWAP>(ptr.add(next)) };
-            follows = !any_surrogate(units, units);
+            follows = bmp::<MODE>(units);
             words = pack_order(units);
         }
         // SAFETY: `out + written` has room for the output (16 to 48 bytes)
@@ -384,7 +478,11 @@ unsafe fn step_surrogates<const SWAP: bool>(
 }
 
 #[target_feature(enable = "avx2,popcnt,bmi1")]
-unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> FastStop {
+unsafe fn encode<const SWAP: bool, const MODE: u8>(
+    src: &[u16],
+    out: *mut u8,
+    cap: usize,
+) -> FastStop {
     let (ptr, len) = (src.as_ptr(), src.len());
     let (mut i, mut written) = (0usize, 0usize);
     let stop = |read, written, flagged| FastStop {
@@ -396,7 +494,7 @@ unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> Fas
         // SAFETY: units i..i+16 are in bounds.
         let units = unsafe { load16::<SWAP>(ptr.add(i)) };
         let room = cap - written;
-        if none_of(units, 0xFF80_FF80) {
+        if ascii::<MODE>(units) {
             if room < 16 {
                 return stop(i, written, None);
             }
@@ -407,16 +505,21 @@ unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> Fas
             // SAFETY: units i..len are readable, `cap - written` bytes
             // writable.
             let run = unsafe {
-                narrow_ascii_runs::<SWAP>(ptr.add(i), len - i, out.add(written), cap - written)
+                narrow_ascii_runs::<SWAP, MODE>(
+                    ptr.add(i),
+                    len - i,
+                    out.add(written),
+                    cap - written,
+                )
             };
             (i, written) = (i + run, written + run);
             continue;
         }
-        if none_of(units, 0xF800_F800) {
+        if short::<MODE>(units) {
             if len - i >= 32 && room >= PAIRS_ROOM {
                 // SAFETY: the block at `i` is whole, below U+0800, and the
                 // room is `cap - written`.
-                (i, written) = unsafe { pairs_run::<SWAP>(src, i, out, cap, written) };
+                (i, written) = unsafe { pairs_run::<SWAP, MODE>(src, i, out, cap, written) };
                 continue;
             }
             let lanes = encode_pairs(units);
@@ -428,11 +531,11 @@ unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> Fas
             (i, written) = (i + 16, written + lanes.total());
             continue;
         }
-        if !any_surrogate(units, units) {
+        if bmp::<MODE>(units) {
             if len - i >= 32 && room >= BMP_ROOM {
                 // SAFETY: the block at `i` is whole, has no surrogate, and
                 // the room is `cap - written`.
-                (i, written) = unsafe { bmp_run::<SWAP>(src, i, out, cap, written) };
+                (i, written) = unsafe { bmp_run::<SWAP, MODE>(src, i, out, cap, written) };
                 continue;
             }
             let [first, second] = encode_bmp(pack_order(units));
@@ -444,6 +547,16 @@ unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> Fas
             // just above).
             unsafe { store_two(&first, &second, out.add(written)) };
             (i, written) = (i + 16, written + total);
+            continue;
+        }
+        if MODE != Mode::UTF8 {
+            // An unpaired surrogate, a pair the block would split, or (in
+            // Modified UTF-8) a 0 unit: one character at a time.
+            // SAFETY: `out` has `cap` bytes, written <= cap.
+            match unsafe { encode_units_in::<SWAP, MODE>(src, i, i + 16, out, cap, written) } {
+                Units::Done(read, w) => (i, written) = (read, w),
+                Units::Stop(s) => return s,
+            }
             continue;
         }
         // Surrogate steps go on while they meet surrogates. With `carry`,
@@ -491,7 +604,7 @@ unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> Fas
     }
     // The last 15 units or fewer.
     // SAFETY: `out` has `cap` bytes, written <= cap.
-    match unsafe { encode_units::<SWAP>(src, i, len, out, cap, written) } {
+    match unsafe { encode_units_in::<SWAP, MODE>(src, i, len, out, cap, written) } {
         Units::Done(read, written) => stop(read, written, None),
         Units::Stop(s) => s,
     }

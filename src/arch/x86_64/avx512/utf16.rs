@@ -14,11 +14,27 @@
 //! After a step of nothing but surrogates, 32 units that are 16 pairs (high
 //! then low) are tried first: they need no table and no compression, only
 //! the 4-byte form of each 32-bit lane, and one 64-byte store.
+//!
+//! # CESU-8 and Modified UTF-8
+//!
+//! The same code, with the mode as a const parameter
+//! ([`encode_utf16_cesu`]), writes each half of a pair in its own lane as
+//! the 3-byte form of its unit value, which is exactly CESU-8's: the
+//! pairing check is the same, the joining is skipped and the low halves'
+//! lanes are kept. A step never writes a high surrogate without its low
+//! one: a pair that its last lane would split ends the step a lane early,
+//! so every stop (an unpaired surrogate, or no room) is between
+//! characters. Since each unit's form depends on the unit alone, 32 units
+//! that are 16 pairs take a path of their own with no table, every unit 3
+//! bytes: 96 bytes placed by two fixed byte permutes. For Modified UTF-8 a
+//! 0 unit is not ASCII (the 16-bit tests look for units 1 to 0x7F, or to
+//! 0x7FF), and the lane path writes it as 0x80 with the lead byte C2
+//! turned into C0.
 
 use core::arch::x86_64::*;
 
 use super::ucs4::{encode_short_units, low_bits, utf8_lanes};
-use crate::arch::FastStop;
+use crate::arch::{FastStop, Mode};
 
 /// Encodes `src` (byte-swapped with `swap`) up to its first unpaired
 /// surrogate, which is reported as `flagged`.
@@ -31,9 +47,35 @@ pub(super) unsafe fn encode_utf16(src: &[u16], out: *mut u8, cap: usize, swap: b
     // SAFETY: the caller's promises.
     unsafe {
         if swap {
-            encode::<true>(src, out, cap)
+            encode::<true, { Mode::UTF8 }>(src, out, cap)
         } else {
-            encode::<false>(src, out, cap)
+            encode::<false, { Mode::UTF8 }>(src, out, cap)
+        }
+    }
+}
+
+/// Encodes `src` (byte-swapped with `swap`) to CESU-8, or with `mutf8` to
+/// Modified UTF-8, up to its first unpaired surrogate, which is reported
+/// as `flagged`.
+///
+/// # Safety
+/// The CPU must support the enabled features; `out` points to `cap` writable
+/// bytes.
+#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,popcnt,bmi1")]
+pub(super) unsafe fn encode_utf16_cesu(
+    src: &[u16],
+    out: *mut u8,
+    cap: usize,
+    swap: bool,
+    mutf8: bool,
+) -> FastStop {
+    // SAFETY: the caller's promises.
+    unsafe {
+        match (swap, mutf8) {
+            (false, false) => encode::<false, { Mode::CESU8 }>(src, out, cap),
+            (true, false) => encode::<true, { Mode::CESU8 }>(src, out, cap),
+            (false, true) => encode::<false, { Mode::MUTF8 }>(src, out, cap),
+            (true, true) => encode::<true, { Mode::MUTF8 }>(src, out, cap),
         }
     }
 }
@@ -51,7 +93,7 @@ fn swap16(v: __m512i) -> __m512i {
 /// `ptr` points to `len` readable units and `out` to `room` writable bytes.
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
-unsafe fn narrow_ascii_runs<const SWAP: bool>(
+unsafe fn narrow_ascii_runs<const SWAP: bool, const MODE: u8>(
     ptr: *const u16,
     len: usize,
     out: *mut u8,
@@ -65,6 +107,13 @@ unsafe fn narrow_ascii_runs<const SWAP: bool>(
         let any = if SWAP { swap16(any) } else { any };
         if _mm512_cmpge_epu16_mask(any, _mm512_set1_epi16(0x80)) != 0 {
             break;
+        }
+        if MODE == Mode::MUTF8 {
+            // A 0 unit is C0 80: not for this path.
+            let min = _mm512_min_epu16(_mm512_min_epu16(v[0], v[1]), _mm512_min_epu16(v[2], v[3]));
+            if _mm512_cmpeq_epi16_mask(min, _mm512_setzero_si512()) != 0 {
+                break;
+            }
         }
         for (k, units) in v.into_iter().enumerate() {
             let units = if SWAP { swap16(units) } else { units };
@@ -109,8 +158,59 @@ fn sixteen_pairs(units: __m512i) -> Option<__m512i> {
     Some(_mm512_or_si512(bytes, set(0x8080_80F0)))
 }
 
+/// For the CESU-8 of 32 units from byte `64 * half` of the output: the
+/// byte of the units' continuation pairs (two a unit, [`sixteen_cesu_pairs`])
+/// that each output byte takes, and which of them are continuation bytes
+/// (a unit at every third byte, its lead ED first).
+const fn cesu_layout(half: usize) -> ([u8; 64], u64) {
+    let (mut index, mut cont) = ([0u8; 64], 0u64);
+    let mut k = 0;
+    while k < 64 {
+        let p = 64 * half + k;
+        if !p.is_multiple_of(3) && p < 96 {
+            index[k] = (2 * (p / 3) + p % 3 - 1) as u8;
+            cont |= 1 << k;
+        }
+        k += 1;
+    }
+    (index, cont)
+}
+
+const CESU_LAYOUT: [([u8; 64], u64); 2] = [cesu_layout(0), cesu_layout(1)];
+
+/// The CESU-8 of 32 units that are 16 surrogate pairs, high then low: each
+/// unit's 3-byte form, ED and two continuation bytes, 96 bytes with no
+/// table lookup by value (the first 64, then 32).
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+#[inline]
+fn sixteen_cesu_pairs(units: __m512i) -> Option<[__m512i; 2]> {
+    let set = |v: u32| _mm512_set1_epi32(v as i32);
+    let kinds = _mm512_and_si512(units, set(0xFC00_FC00));
+    if _mm512_cmpeq_epi16_mask(kinds, set(0xDC00_D800)) != u32::MAX {
+        return None;
+    }
+    // Each unit's continuation bytes, 80|u>>6&3F then 80|u&3F; the lead of
+    // every surrogate is ED (E0 | 0xD).
+    let cont = _mm512_ternarylogic_epi32::<0xFE>(
+        _mm512_and_si512(_mm512_srli_epi16::<6>(units), set(0x003F_003F)),
+        _mm512_and_si512(_mm512_slli_epi16::<8>(units), set(0x3F00_3F00)),
+        set(0x8080_8080),
+    );
+    let place = |(index, mask): ([u8; 64], u64)| {
+        // SAFETY: a 64-byte array.
+        let index = unsafe { _mm512_loadu_si512(index.as_ptr().cast()) };
+        _mm512_mask_permutexvar_epi8(_mm512_set1_epi8(0xEDu8 as i8), mask, index, cont)
+    };
+    Some([place(CESU_LAYOUT[0]), place(CESU_LAYOUT[1])])
+}
+
 #[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,popcnt,bmi1")]
-unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> FastStop {
+unsafe fn encode<const SWAP: bool, const MODE: u8>(
+    src: &[u16],
+    out: *mut u8,
+    cap: usize,
+) -> FastStop {
+    let cesu = MODE != Mode::UTF8;
     let (ptr, len) = (src.as_ptr(), src.len());
     let (mut i, mut written) = (0usize, 0usize);
     // The last 16 units of the step before, in 32-bit lanes (zero after a
@@ -139,8 +239,15 @@ unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> Fas
         };
         let units = if SWAP { swap16(raw) } else { raw };
         let n = rest.min(32);
+        // For Modified UTF-8, units 1..=0x7F (and 1..=0x7FF): a unit minus
+        // one wraps 0 to 0xFFFF.
+        let (tested, floor) = if MODE == Mode::MUTF8 {
+            (_mm512_sub_epi16(units, w(1)), 1)
+        } else {
+            (units, 0)
+        };
         if cap - written >= 2 * n {
-            if _mm512_mask_cmpge_epu16_mask(lanes32, units, w(0x80)) == 0 {
+            if _mm512_mask_cmpge_epu16_mask(lanes32, tested, w(0x80 - floor)) == 0 {
                 if n == 32 {
                     // SAFETY: 32 bytes, within the room checked.
                     unsafe {
@@ -158,13 +265,18 @@ unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> Fas
                 // SAFETY: units i..len are readable, `cap - written` bytes
                 // writable.
                 let run = unsafe {
-                    narrow_ascii_runs::<SWAP>(ptr.add(i), len - i, out.add(written), cap - written)
+                    narrow_ascii_runs::<SWAP, MODE>(
+                        ptr.add(i),
+                        len - i,
+                        out.add(written),
+                        cap - written,
+                    )
                 };
                 (i, written) = (i + run, written + run);
                 last = _mm512_setzero_si512();
                 continue;
             }
-            if _mm512_mask_cmpge_epu16_mask(lanes32, units, w(0x800)) == 0 {
+            if _mm512_mask_cmpge_epu16_mask(lanes32, tested, w(0x800 - floor)) == 0 {
                 // SAFETY: at most two bytes a lane, within the room checked.
                 written += unsafe { encode_short_units(units, lanes32, out.add(written)) };
                 i += n;
@@ -177,7 +289,19 @@ unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> Fas
         let j = i + usize::from(carry);
         // Only tried after a step of nothing but surrogates, so that other
         // text pays nothing.
-        if all_surrogates && len - j >= 32 && cap - written >= 64 {
+        if cesu && all_surrogates && len - i >= 32 && cap - written >= 96 {
+            if let Some([a, b]) = sixteen_cesu_pairs(units) {
+                // SAFETY: 96 bytes of room were just checked.
+                unsafe {
+                    _mm512_storeu_si512(out.add(written).cast(), a);
+                    _mm256_storeu_si256(out.add(written + 64).cast(), _mm512_castsi512_si256(b));
+                }
+                (i, written) = (i + 32, written + 96);
+                last = _mm512_setzero_si512();
+                continue;
+            }
+        }
+        if !cesu && all_surrogates && len - j >= 32 && cap - written >= 64 {
             let at_j = if carry {
                 // SAFETY: units j..j+32 are in bounds (checked just above).
                 let raw = unsafe { _mm512_loadu_si512(ptr.add(j).cast()) };
@@ -227,26 +351,49 @@ unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> Fas
                 _mm512_cmpeq_epi32_mask(_mm512_and_si512(before, mask), _mm512_set1_epi32(0xD800));
             let paired_high = high & next_low;
             paired_low = low & before_high;
-            carry = paired_high >> 15 != 0;
             let unpaired = (high | low) & !(paired_high | paired_low);
             if unpaired != 0 {
                 step = unpaired.trailing_zeros() as usize;
                 bad = Some(step);
             }
-            // (high - 0xD800) << 10 + (low - 0xDC00) + 0x10000.
-            let joined = _mm512_sub_epi32(
-                _mm512_add_epi32(_mm512_slli_epi32::<10>(v), next),
-                _mm512_set1_epi32(0x035F_DC00),
-            );
-            scalars = _mm512_mask_mov_epi32(v, paired_high, joined);
-            keep = low_bits(step as u32) as u16 & !paired_low;
+            if cesu {
+                // Each half is its own lane's 3-byte form; a pair the
+                // step's end would split waits for the next step.
+                if unpaired == 0 && paired_high >> 15 != 0 {
+                    step = 15;
+                }
+                keep = low_bits(step as u32) as u16;
+            } else {
+                carry = paired_high >> 15 != 0;
+                // (high - 0xD800) << 10 + (low - 0xDC00) + 0x10000.
+                let joined = _mm512_sub_epi32(
+                    _mm512_add_epi32(_mm512_slli_epi32::<10>(v), next),
+                    _mm512_set1_epi32(0x035F_DC00),
+                );
+                scalars = _mm512_mask_mov_epi32(v, paired_high, joined);
+                keep = low_bits(step as u32) as u16 & !paired_low;
+            }
         }
-        let (encoded, used) = utf8_lanes(scalars, keep);
+        // U+0000 in Modified UTF-8: encoded as 0x80 (C2 80), then its lead
+        // made C0.
+        let zeros = if MODE == Mode::MUTF8 {
+            _mm512_mask_cmpeq_epi32_mask(keep, v, _mm512_setzero_si512())
+        } else {
+            0
+        };
+        if zeros != 0 {
+            scalars = _mm512_mask_mov_epi32(scalars, zeros, _mm512_set1_epi32(0x80));
+        }
+        let (mut encoded, used) = utf8_lanes(scalars, keep);
+        if zeros != 0 {
+            encoded = _mm512_mask_xor_epi32(encoded, zeros, encoded, _mm512_set1_epi32(2));
+        }
         let total = used.count_ones() as usize;
         if cap - written < total {
-            // A low surrogate in lane 0 was written with the step before.
+            // A low surrogate in lane 0 was written with the step before
+            // (not in CESU-8, whose steps never split a pair).
             return FastStop {
-                read: i + usize::from(paired_low & 1),
+                read: i + usize::from(!cesu && paired_low & 1 != 0),
                 written,
                 flagged: None,
             };

@@ -82,6 +82,7 @@ static KERNELS: Kernels = {
         count: utf8::validate::<true>,
         encode: ucs4::encode,
         encode_utf16: Some(utf16::encode_utf16),
+        encode_utf16_cesu: Some(utf16::encode_utf16_cesu),
         encode_latin1: Some(latin1::encode_latin1),
         decode_latin1: Some(latin1::decode_latin1),
         stats: None,

@@ -22,7 +22,7 @@
 //!   in 32-bit lanes, pairs joined in place and their low halves' lanes
 //!   dropped by a table shuffle, through the UCS-4 encoder's lane block
 //!   (one character at a time in the last 8 units, as are the last units of
-//!   the input, by `units::encode_units`). An unpaired surrogate
+//!   the input, by `units::encode_units_in`). An unpaired surrogate
 //!   stops the kernel and is flagged for the scalar core, which applies the
 //!   caller's policy to it; a high surrogate that ends the input is left to
 //!   the scalar core unflagged (with more input to come it is incomplete).
@@ -34,14 +34,31 @@
 //! Otherwise the block is stored exactly. So when the kernel returns, no
 //! byte past `written` has changed. Output that does not fit is left to the
 //! scalar core.
+//!
+//! # CESU-8 and Modified UTF-8
+//!
+//! With the mode as a const parameter ([`encode_utf16_cesu`]), each half
+//! of a pair is written as the 3-byte form of its unit value, which is
+//! what the BMP block does with any unit of U+0800 or more: a block whose
+//! surrogates all pair within it (its high-surrogate mask, shifted by one
+//! unit, is its low-surrogate mask) takes the BMP path as CJK text does,
+//! and "no surrogate" reads "no surrogate the BMP path cannot take" in
+//! every test above, the store rule included. Any other block with a
+//! surrogate (an unpaired one, or a high one in its last unit, whose pair
+//! it would split) is written one character at a time
+//! (`units::encode_units_in`, which stops before an unpaired surrogate and
+//! ends after a pair that crosses the block's end, so the blocks after it
+//! are aligned to the pairs). For Modified UTF-8 a 0 unit (C0 80) is not
+//! ASCII nor below U+0800 for these tests, and its block takes that path
+//! too.
 
 mod runs;
 mod surrogates;
 
 use core::arch::x86_64::*;
 
-use super::super::units::{encode_units, Units};
-use crate::arch::FastStop;
+use super::super::units::{encode_units_in, Units};
+use crate::arch::{FastStop, Mode};
 use runs::{bmp_run, short_block, short_run};
 use surrogates::{four_pairs, step4, Step};
 
@@ -56,9 +73,35 @@ pub(super) unsafe fn encode_utf16(src: &[u16], out: *mut u8, cap: usize, swap: b
     // SAFETY: the caller's promises.
     unsafe {
         if swap {
-            encode::<true>(src, out, cap)
+            encode::<true, { Mode::UTF8 }>(src, out, cap)
         } else {
-            encode::<false>(src, out, cap)
+            encode::<false, { Mode::UTF8 }>(src, out, cap)
+        }
+    }
+}
+
+/// Encodes `src` (byte-swapped with `swap`) to CESU-8, or with `mutf8` to
+/// Modified UTF-8, up to its first unpaired surrogate, which is reported
+/// as `flagged`.
+///
+/// # Safety
+/// The CPU must support the enabled features; `out` points to `cap` writable
+/// bytes.
+#[target_feature(enable = "ssse3,sse4.1,popcnt")]
+pub(super) unsafe fn encode_utf16_cesu(
+    src: &[u16],
+    out: *mut u8,
+    cap: usize,
+    swap: bool,
+    mutf8: bool,
+) -> FastStop {
+    // SAFETY: the caller's promises.
+    unsafe {
+        match (swap, mutf8) {
+            (false, false) => encode::<false, { Mode::CESU8 }>(src, out, cap),
+            (true, false) => encode::<true, { Mode::CESU8 }>(src, out, cap),
+            (false, true) => encode::<false, { Mode::MUTF8 }>(src, out, cap),
+            (true, true) => encode::<true, { Mode::MUTF8 }>(src, out, cap),
         }
     }
 }
@@ -102,8 +145,51 @@ fn any_surrogate(words: __m128i) -> bool {
     _mm_testz_si128(hit, hit) == 0
 }
 
+/// Whether no unit of `a` or `b` is 0 (always, but for Modified UTF-8,
+/// which writes it as C0 80).
+#[target_feature(enable = "sse4.1")]
+#[inline]
+fn no_zero<const MODE: u8>(a: __m128i, b: __m128i) -> bool {
+    if MODE != Mode::MUTF8 {
+        return true;
+    }
+    let hit = _mm_cmpeq_epi16(_mm_min_epu16(a, b), _mm_setzero_si128());
+    _mm_testz_si128(hit, hit) == 1
+}
+
+/// Whether no unit of `words` has a bit of `mask` set, and none is 0 in
+/// Modified UTF-8: all of them take `MODE`'s short forms.
+#[target_feature(enable = "sse4.1")]
+#[inline]
+fn short<const MODE: u8>(words: __m128i, mask: u16) -> bool {
+    none_of(words, mask) && no_zero::<MODE>(words, words)
+}
+
+/// Whether the BMP block writes the 8 units in `MODE`: they have no
+/// surrogate; or, in CESU-8 and Modified UTF-8, every surrogate pairs with
+/// its neighbour in the block (each half is then its unit's 3-byte form).
+#[target_feature(enable = "sse4.1")]
+#[inline]
+fn bmp<const MODE: u8>(words: __m128i) -> bool {
+    if !any_surrogate(words) {
+        return no_zero::<MODE>(words, words);
+    }
+    if MODE == Mode::UTF8 {
+        return false;
+    }
+    let kind = _mm_and_si128(words, set16(0xFC00));
+    let of = |k: u16| _mm_movemask_epi8(_mm_cmpeq_epi16(kind, set16(k))) as u32;
+    // Two bits a unit: a low surrogate exactly after each high one, and
+    // none in the last unit.
+    of(0xD800) << 2 == of(0xDC00) && no_zero::<MODE>(words, words)
+}
+
 #[target_feature(enable = "ssse3,sse4.1,popcnt")]
-unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> FastStop {
+unsafe fn encode<const SWAP: bool, const MODE: u8>(
+    src: &[u16],
+    out: *mut u8,
+    cap: usize,
+) -> FastStop {
     let len = src.len();
     let (mut pos, mut written) = (0usize, 0usize);
     // A block takes 24 bytes at most; with less room left, the scalar core
@@ -111,9 +197,9 @@ unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> Fas
     while len - pos >= 8 && cap - written >= 24 {
         // SAFETY: units pos..pos+8 are in bounds.
         let a = unsafe { load8::<SWAP>(src, pos) };
-        if none_of(a, 0xF800) {
+        if short::<MODE>(a, 0xF800) {
             // SAFETY: `out` has `cap` bytes.
-            let (p, w) = unsafe { short_run::<SWAP>(src, pos, out, cap, written) };
+            let (p, w) = unsafe { short_run::<SWAP, MODE>(src, pos, out, cap, written) };
             if p == pos {
                 // Too close to the end for the run: this block alone.
                 // SAFETY: 24 bytes of room (the loop's condition).
@@ -124,9 +210,19 @@ unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> Fas
             }
             continue;
         }
-        if !any_surrogate(a) {
-            // SAFETY: the block is whole without surrogates; 24 bytes free.
-            (pos, written) = unsafe { bmp_run::<SWAP>(src, pos, out, cap, written) };
+        if bmp::<MODE>(a) {
+            // SAFETY: the block is whole and `bmp`; 24 bytes free.
+            (pos, written) = unsafe { bmp_run::<SWAP, MODE>(src, pos, out, cap, written) };
+            continue;
+        }
+        if MODE != Mode::UTF8 {
+            // An unpaired surrogate, a pair the block would split, or (in
+            // Modified UTF-8) a 0 unit: one character at a time.
+            // SAFETY: `out` has `cap` bytes, written <= cap.
+            match unsafe { encode_units_in::<SWAP, MODE>(src, pos, pos + 8, out, cap, written) } {
+                Units::Done(p, w) => (pos, written) = (p, w),
+                Units::Stop(stop) => return stop,
+            }
             continue;
         }
         let start = pos;
@@ -144,7 +240,7 @@ unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> Fas
         }
         if len - pos < 9 {
             // SAFETY: `out` has `cap` bytes, written <= cap.
-            match unsafe { encode_units::<SWAP>(src, pos, pos + 8, out, cap, written) } {
+            match unsafe { encode_units_in::<SWAP, MODE>(src, pos, pos + 8, out, cap, written) } {
                 Units::Done(p, w) => (pos, written) = (p, w),
                 Units::Stop(stop) => return stop,
             }
@@ -182,7 +278,7 @@ unsafe fn encode<const SWAP: bool>(src: &[u16], out: *mut u8, cap: usize) -> Fas
     }
     // The last 7 units or fewer, or the last 23 bytes of room or fewer.
     // SAFETY: `out` has `cap` bytes, written <= cap.
-    match unsafe { encode_units::<SWAP>(src, pos, len, out, cap, written) } {
+    match unsafe { encode_units_in::<SWAP, MODE>(src, pos, len, out, cap, written) } {
         Units::Done(read, written) => FastStop {
             read,
             written,

@@ -5,9 +5,10 @@
 use core::arch::x86_64::*;
 
 use super::super::ucs4::encode8_words;
-use super::{any_surrogate, load8, none_of, set16};
+use super::{bmp, load8, no_zero, none_of, set16, short};
 use crate::arch::x86_64::copy::copy_prefix;
 use crate::arch::x86_64::packs::COMPACT_BMP;
+use crate::arch::Mode;
 
 /// Narrows runs of 32 ASCII units in `src[pos..end)` while they fit the
 /// `room` bytes at `out`, then the whole blocks of 8 ASCII units that begin
@@ -19,7 +20,7 @@ use crate::arch::x86_64::packs::COMPACT_BMP;
 /// `out` points to `room` writable bytes.
 #[target_feature(enable = "ssse3,sse4.1")]
 #[inline]
-pub(super) unsafe fn ascii_runs<const SWAP: bool>(
+pub(super) unsafe fn ascii_runs<const SWAP: bool, const MODE: u8>(
     src: &[u16],
     pos: usize,
     end: usize,
@@ -32,6 +33,12 @@ pub(super) unsafe fn ascii_runs<const SWAP: bool>(
         let v = unsafe { [0, 8, 16, 24].map(|o| load8::<SWAP>(src, pos + i + o)) };
         let any = _mm_or_si128(_mm_or_si128(v[0], v[1]), _mm_or_si128(v[2], v[3]));
         let (front, back) = (_mm_packus_epi16(v[0], v[1]), _mm_packus_epi16(v[2], v[3]));
+        if MODE == Mode::MUTF8
+            && !no_zero::<MODE>(_mm_min_epu16(v[0], v[1]), _mm_min_epu16(v[2], v[3]))
+        {
+            // A 0 unit (C0 80): the caller's blocks take it.
+            return i;
+        }
         if !none_of(any, 0xFF80) {
             // A unit's byte has its high bit set when the unit is not
             // ASCII: adding 0x7F80 (saturating) sets bit 15 exactly then,
@@ -201,7 +208,7 @@ unsafe fn store_exact(e: &Encoded, out: *mut u8) {
 /// `out` points to `cap` writable bytes.
 #[target_feature(enable = "ssse3,sse4.1,popcnt")]
 #[inline(never)]
-pub(super) unsafe fn short_run<const SWAP: bool>(
+pub(super) unsafe fn short_run<const SWAP: bool, const MODE: u8>(
     src: &[u16],
     mut pos: usize,
     out: *mut u8,
@@ -214,18 +221,20 @@ pub(super) unsafe fn short_run<const SWAP: bool>(
         // SAFETY: units pos..pos+24 are in bounds.
         let [a, b, next] = unsafe { [0, 8, 16].map(|o| load8::<SWAP>(src, pos + o)) };
         let both = _mm_or_si128(a, b);
-        if none_of(both, 0xFF80) {
+        let no_zero = no_zero::<MODE>(a, b);
+        if none_of(both, 0xFF80) && no_zero {
             // SAFETY: 16 bytes of room (the loop's condition).
             unsafe { _mm_storeu_si128(out.add(written).cast(), _mm_packus_epi16(a, b)) };
             (pos, written) = (pos + 16, written + 16);
             // SAFETY: `out + written` has `cap - written` bytes.
-            let run = unsafe { ascii_runs::<SWAP>(src, pos, len, out.add(written), cap - written) };
+            let run =
+                unsafe { ascii_runs::<SWAP, MODE>(src, pos, len, out.add(written), cap - written) };
             (pos, written) = (pos + run, written + run);
             continue;
         }
         let (first, n) = encode8_words(a);
-        if !none_of(both, 0xF800) {
-            if none_of(a, 0xF800) && !any_surrogate(b) {
+        if !none_of(both, 0xF800) || !no_zero {
+            if short::<MODE>(a, 0xF800) && bmp::<MODE>(b) {
                 // SAFETY: room for this block and 8 bytes more, which the
                 // caller's next block (it has no surrogate and room) writes
                 // over.
@@ -235,7 +244,7 @@ pub(super) unsafe fn short_run<const SWAP: bool>(
             return (pos, written);
         }
         let (second, m) = encode8_words(b);
-        let follows = !any_surrogate(next);
+        let follows = bmp::<MODE>(next);
         // SAFETY: room for both blocks and 8 bytes more (the loop's
         // condition); the second block's store covers the first's excess.
         unsafe { _mm_storeu_si128(out.add(written).cast(), first) };
@@ -273,11 +282,11 @@ pub(super) unsafe fn short_run<const SWAP: bool>(
 /// where it stopped.
 ///
 /// # Safety
-/// The block at `pos` is whole and has no surrogate; `out` points to `cap`
+/// The block at `pos` is whole and [`bmp`] in `MODE`; `out` points to `cap`
 /// writable bytes, of which 24 or more are free from `written`.
 #[target_feature(enable = "ssse3,sse4.1,popcnt")]
 #[inline(never)]
-pub(super) unsafe fn bmp_run<const SWAP: bool>(
+pub(super) unsafe fn bmp_run<const SWAP: bool, const MODE: u8>(
     src: &[u16],
     mut pos: usize,
     out: *mut u8,
@@ -291,14 +300,14 @@ pub(super) unsafe fn bmp_run<const SWAP: bool>(
         if len - pos >= 16 && cap - written >= 48 + 24 {
             // SAFETY: units pos+8..pos+16 are in bounds.
             let second = unsafe { load8::<SWAP>(src, pos + 8) };
-            if !any_surrogate(second) {
+            if bmp::<MODE>(second) {
                 let (e1, e2) = (encode_bmp(units), encode_bmp(second));
                 let n1 = e1.n_lo + e1.n_hi;
                 let (next, end) = (pos + 16, written + n1 + e2.n_lo + e2.n_hi);
                 let follows = len - next >= 8 && {
                     // SAFETY: the block at `next` is whole.
                     units = unsafe { load8::<SWAP>(src, next) };
-                    !any_surrogate(units)
+                    bmp::<MODE>(units)
                 };
                 // SAFETY: 48 bytes of room (checked above) hold both
                 // blocks' output and the excess past the first: 12 bytes at
@@ -320,7 +329,7 @@ pub(super) unsafe fn bmp_run<const SWAP: bool>(
                     }
                 }
                 (pos, written) = (next, end);
-                if !follows || none_of(units, 0xF800) {
+                if !follows || short::<MODE>(units, 0xF800) {
                     return (pos, written);
                 }
                 continue;
@@ -331,13 +340,13 @@ pub(super) unsafe fn bmp_run<const SWAP: bool>(
         if len - next >= 8 && cap - written >= n + 24 {
             // SAFETY: the block at `next` is whole.
             units = unsafe { load8::<SWAP>(src, next) };
-            if !any_surrogate(units) {
+            if bmp::<MODE>(units) {
                 // SAFETY: room for this block and the next (24 bytes at
                 // most), which writes 8 bytes or more over the 8 at most
                 // past this one's.
                 unsafe { store_loose(&e, out.add(written)) };
                 (pos, written) = (next, written + n);
-                if none_of(units, 0xF800) {
+                if short::<MODE>(units, 0xF800) {
                     return (pos, written); // The pair block's.
                 }
                 continue;
