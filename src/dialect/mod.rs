@@ -266,8 +266,8 @@ enum Measure {
 }
 
 #[cfg(test)]
-mod kernel_tests;
-#[cfg(test)]
 mod cesu_tests;
+#[cfg(test)]
+mod kernel_tests;
 #[cfg(test)]
 mod tests;
