@@ -15,6 +15,7 @@
 
 mod driver;
 mod kernels;
+mod stopping;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 
@@ -338,21 +339,6 @@ impl Engine {
     /// [`Engine::decode_stopping_kernel`] does.
     pub(crate) fn validate_stopping_kernel(&self, src: &[u8], stops: Stops) -> Option<FastStop> {
         self.kernels.validate_stopping().map(|k| k.run(src, stops))
-    }
-
-    /// Whether this tier has [`Engine::validate_stopping_kernel`].
-    pub(crate) fn has_stopping_validator(&self) -> bool {
-        self.kernels.validate_stopping().is_some()
-    }
-
-    /// Whether this tier has [`Engine::decode_stopping_kernel`] (`utf16`
-    /// false) or [`Engine::decode_utf16_stopping_kernel`].
-    pub(crate) fn has_stopping_decoder(&self, utf16: bool) -> bool {
-        if utf16 {
-            self.kernels.decode_utf16_stopping().is_some()
-        } else {
-            self.kernels.decode_stopping().is_some()
-        }
     }
 
     /// The pairs of the run of CESU-8 surrogate pairs at the start of `src`

@@ -29,8 +29,8 @@ fn generator(mut seed: u64) -> impl FnMut(usize) -> usize {
     }
 }
 
-/// The stopping kernels alone (decoding and validating), on every tier
-/// that has them: over RFC 3629
+/// The stopping kernels alone (decoding, validating, counting) on every
+/// tier, the scalar tier's loop over the portable core included: over RFC 3629
 /// text without stops they take everything; with one stop at a character
 /// boundary `p` they flag `p`, decode exactly the text before where they
 /// stopped, and stop at most a character before `p`.
@@ -77,21 +77,26 @@ fn stopping_kernels_flag_exactly_their_stops() {
                         assert!(well, "read {read}: {ctx:?}");
                         &src[..read]
                     };
-                    if let Some(stop) = e.validate_stopping_kernel(src.as_bytes(), mode) {
-                        stopped_well(stop);
-                        assert_eq!(stop.written, 0, "{ctx:?}");
+                    let stop = e.validate_stopping(src.as_bytes(), mode);
+                    stopped_well(stop);
+                    assert_eq!(stop.written, 0, "{ctx:?}");
+                    for utf16 in [false, true] {
+                        let stop = e.count_stopping(src.as_bytes(), mode, utf16);
+                        let prefix = stopped_well(stop);
+                        let n = if utf16 {
+                            prefix.encode_utf16().count()
+                        } else {
+                            prefix.chars().count()
+                        };
+                        assert_eq!(stop.written, n, "{ctx:?}");
                     }
                     let mut ucs4 = vec![0u32; src.len() + 1];
-                    let stop = e.decode_stopping_kernel(src.as_bytes(), &mut ucs4, mode);
-                    if let Some(stop) = stop {
-                        let expect: Vec<u32> = stopped_well(stop).chars().map(u32::from).collect();
-                        assert_eq!(&ucs4[..stop.written], &expect[..], "{ctx:?}");
-                    }
+                    let stop = e.decode_stopping(src.as_bytes(), &mut ucs4, mode);
+                    let expect: Vec<u32> = stopped_well(stop).chars().map(u32::from).collect();
+                    assert_eq!(&ucs4[..stop.written], &expect[..], "{ctx:?}");
                     for order in [ByteOrder::Native, ByteOrder::Big] {
                         let mut units = vec![0u16; 2 * src.len() + 1];
-                        let stop =
-                            e.decode_utf16_stopping_kernel(src.as_bytes(), &mut units, order, mode);
-                        let Some(stop) = stop else { continue };
+                        let stop = e.decode_utf16_stopping(src.as_bytes(), &mut units, order, mode);
                         let expect: Vec<u16> = stopped_well(stop)
                             .encode_utf16()
                             .map(|u| if order.swaps() { u.swap_bytes() } else { u })

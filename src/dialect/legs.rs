@@ -24,10 +24,8 @@ pub(super) struct Ucs4<'a> {
 impl Leg<u8> for Ucs4<'_> {
     fn fast(&mut self, src: &[u8]) -> Progress {
         let dst = &mut self.dst[self.written..];
-        let stopped =
-            stops(self.dialect).and_then(|s| self.engine.decode_stopping_kernel(src, dst, s));
-        let p = match stopped {
-            Some(stop) => from_stop(stop),
+        let p = match stops(self.dialect) {
+            Some(s) => from_stop(self.engine.decode_stopping(src, dst, s)),
             None => self.engine.decode_ucs4(src, dst, Policy::Strict, true),
         };
         self.written += p.written;
@@ -80,17 +78,12 @@ pub(super) struct Count<'a> {
 
 impl Leg<u8> for Count<'_> {
     fn fast(&mut self, src: &[u8]) -> Progress {
-        let p = if self.validate {
-            let stopped =
-                stops(self.dialect).and_then(|s| self.engine.validate_stopping_kernel(src, s));
-            match stopped {
-                Some(stop) => from_stop(stop),
-                None => self.engine.validate_chunk(src, true),
-            }
-        } else if self.utf16 {
-            self.engine.decode_utf16_len(src, Policy::Strict, true)
-        } else {
-            self.engine.count(src, Policy::Strict, true)
+        let p = match (stops(self.dialect), self.validate) {
+            (Some(s), true) => from_stop(self.engine.validate_stopping(src, s)),
+            (Some(s), false) => from_stop(self.engine.count_stopping(src, s, self.utf16)),
+            (None, true) => self.engine.validate_chunk(src, true),
+            (None, false) if self.utf16 => self.engine.decode_utf16_len(src, Policy::Strict, true),
+            (None, false) => self.engine.count(src, Policy::Strict, true),
         };
         self.written += p.written;
         p
@@ -139,10 +132,8 @@ pub(super) struct Utf16<'a> {
 impl Leg<u8> for Utf16<'_> {
     fn fast(&mut self, src: &[u8]) -> Progress {
         let (dst, order) = (&mut self.dst[self.written..], self.order);
-        let stopped = stops(self.dialect)
-            .and_then(|s| self.engine.decode_utf16_stopping_kernel(src, dst, order, s));
-        let p = match stopped {
-            Some(stop) => from_stop(stop),
+        let p = match stops(self.dialect) {
+            Some(s) => from_stop(self.engine.decode_utf16_stopping(src, dst, order, s)),
             None => self
                 .engine
                 .decode_utf16(src, dst, Policy::Strict, order, true),

@@ -51,7 +51,7 @@ impl Engine {
             written: 0,
             policy,
         };
-        let special = |s: &[u8]| self.decoding_stretch(dialect, s, false);
+        let special = scan::all;
         drive(
             src,
             &mut leg,
@@ -59,17 +59,6 @@ impl Engine {
             byte_window(dialect, src),
             more_input,
         )
-    }
-
-    /// How much of `src` a decoding leg's fast path may take: all of it
-    /// if the tier's decoder (to UTF-16 with `utf16`, else to UCS-4) stops
-    /// at the dialect's forms itself.
-    fn decoding_stretch(&self, dialect: Dialect, src: &[u8], utf16: bool) -> scan::Stretch {
-        if self.has_stopping_decoder(utf16) {
-            scan::all(src)
-        } else {
-            scan::bytes(self, dialect, src)
-        }
     }
 
     /// [`Engine::count`] for UTF-8 in `dialect`.
@@ -116,14 +105,7 @@ impl Engine {
                     utf16: measure == Measure::Utf16,
                     validate,
                 };
-                let fused = validate && self.has_stopping_validator();
-                let special = |s: &[u8]| {
-                    if fused {
-                        scan::all(s)
-                    } else {
-                        scan::bytes(self, dialect, s)
-                    }
-                };
+                let special = scan::all;
                 drive(
                     src,
                     &mut leg,
@@ -163,7 +145,7 @@ impl Engine {
             policy,
             order,
         };
-        let special = |s: &[u8]| self.decoding_stretch(dialect, s, true);
+        let special = scan::all;
         drive(
             src,
             &mut leg,

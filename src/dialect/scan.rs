@@ -5,11 +5,14 @@
 //! covers legacy UTF-8's long forms and WTF-8's surrogates. What they
 //! accept and CESU-8 does not is a 4-byte form (and a code point above
 //! U+FFFF, which CESU-8 writes as a pair), and Modified UTF-8 also refuses
-//! the byte 00 (and writes U+0000 as C0 80). Those are found here, a block
-//! at a time with no branch inside a block, which the compiler vectorises.
+//! the byte 00 (and writes U+0000 as C0 80). Decoding and validating, the
+//! kernels stop there themselves ([`stops`] says where; see
+//! `arch::stopping`); encoding code points, and measuring UTF-16's
+//! encoded length, scan for them here, a block at a time with no branch
+//! inside a block, which the compiler vectorises.
 
 use crate::arch::Stops;
-use crate::{ByteOrder, Dialect, Engine};
+use crate::{ByteOrder, Dialect};
 
 /// Elements tested per block before looking for the exact position.
 const BLOCK: usize = 64;
@@ -73,23 +76,6 @@ pub(super) fn stops(dialect: Dialect) -> Option<Stops> {
         Dialect::Mutf8 => Some(Stops::FoursAndZero),
         _ => None,
     }
-}
-
-/// How much of `src` the standard decoder may take for `dialect`: up to
-/// the first F0..FF for CESU-8, or 00 or F0..FF for Modified UTF-8 (00 - 1
-/// wraps to FF: one comparison finds both), with `engine`'s kernel if it
-/// has one.
-pub fn bytes(engine: &Engine, dialect: Dialect, src: &[u8]) -> Stretch {
-    let (bias, threshold) = match dialect {
-        Dialect::Cesu8 => (0, 0xF0),
-        Dialect::Mutf8 => (0xFF, 0xEF),
-        _ => return all(src),
-    };
-    ahead(src, |s| {
-        engine
-            .find_byte_kernel(s, bias, threshold)
-            .unwrap_or_else(|| first(s, |b| b.wrapping_add(bias) >= threshold))
-    })
 }
 
 /// How many leading code points of `src` the standard encoder may take.

@@ -1,22 +1,11 @@
-//! CESU-8 and Modified UTF-8 on the tiers whose kernels do not stop at
-//! those dialects' forms themselves: decoding on AVX2 and SSE4.2 (the
-//! AVX-512 decoder does, see `avx512::decode`), validation on every tier.
-//!
-//! A separate byte search ahead of an RFC 3629 kernel costs a pass over
-//! the input, which on ASCII text (widened at the store bandwidth, or
-//! validated faster still) made these dialects run at 0.35-0.7x RFC 3629.
-//! So runs of plain ASCII blocks are taken first, by a pass that stops at
-//! 00 as at any other non-ASCII byte (of the stops, only Modified UTF-8's
-//! 00 is ASCII; see `plain_runs`); past them, the tier's byte search finds
-//! the next stop within [`AHEAD`] bytes, and the tier's RFC 3629 kernel
-//! takes what precedes it while it is still in L1.
+//! The stopping kernels of the x86 tiers whose kernels do not stop at
+//! CESU-8's and Modified UTF-8's forms themselves (decoding on AVX2 and
+//! SSE4.2, validation on every tier): `arch::stopping`'s loop over each
+//! tier's plain-ASCII runs (`plain_runs`), byte search and RFC 3629 kernel.
 
 use crate::arch::kernels::{DecodeKernel, DecodeU16Kernel, FindByteKernel, ScanKernel, Stops};
+use crate::arch::stopping::run;
 use crate::arch::FastStop;
-use crate::scalar::segment::is_continuation;
-
-/// Bytes searched ahead of the kernel at a time: well within L1.
-const AHEAD: usize = 16 * 1024;
 
 /// Widens the plain blocks at the start of a slice into the `cap` units
 /// at the pointer (swapped with the first flag; 00 a stop with the second).
@@ -27,83 +16,6 @@ pub(super) type PlainScalars = unsafe fn(&[u8], *mut u32, usize, bool) -> usize;
 /// The bytes in the plain blocks at the start of a slice (00 a stop with
 /// the flag).
 pub(super) type PlainSkip = unsafe fn(&[u8], bool) -> usize;
-
-/// The byte search's arguments for `stops` (see `find`), and whether 00
-/// is one of them.
-fn search(stops: Stops) -> (u8, u8, bool) {
-    match stops {
-        Stops::Fours => (0, 0xF0, false),
-        Stops::FoursAndZero => (0xFF, 0xEF, true),
-    }
-}
-
-/// The loop: `plain(rest, written, zero)` takes plain blocks (bytes and
-/// units), `kernel(stretch, written)` runs the RFC 3629 kernel on a stretch
-/// without stops; the stops are flagged.
-///
-/// # Safety
-/// `find` must be callable on this CPU.
-unsafe fn run(
-    src: &[u8],
-    stops: Stops,
-    find: FindByteKernel,
-    mut plain: impl FnMut(&[u8], usize, bool) -> (usize, usize),
-    mut kernel: impl FnMut(&[u8], usize) -> FastStop,
-) -> FastStop {
-    let (bias, threshold, zero) = search(stops);
-    let (mut read, mut written) = (0, 0);
-    loop {
-        let (bytes, units) = plain(&src[read..], written, zero);
-        (read, written) = (read + bytes, written + units);
-        let rest = &src[read..];
-        if rest.is_empty() {
-            return FastStop {
-                read,
-                written,
-                flagged: None,
-            };
-        }
-        let ahead = &rest[..rest.len().min(AHEAD)];
-        // SAFETY: the caller's promise.
-        let mut take = unsafe { find(ahead, bias, threshold) };
-        let hit = take < ahead.len();
-        if !hit && ahead.len() < rest.len() {
-            // Cut the search's end back to a character boundary (three
-            // bytes at most: more continuation bytes are an error, which
-            // the kernel flags).
-            for _ in 0..3 {
-                if is_continuation(rest[take]) {
-                    take -= 1;
-                }
-            }
-        }
-        let stop = kernel(&rest[..take], written);
-        let base = read;
-        (read, written) = (read + stop.read, written + stop.written);
-        if let Some(e) = stop.flagged {
-            return FastStop {
-                read,
-                written,
-                flagged: Some(base + e),
-            };
-        }
-        if stop.read < take {
-            // Out of room, or the last bytes left to the scalar core.
-            return FastStop {
-                read,
-                written,
-                flagged: None,
-            };
-        }
-        if hit {
-            return FastStop {
-                read,
-                written,
-                flagged: Some(read),
-            };
-        }
-    }
-}
 
 /// A `StopDecodeU16Kernel` from a tier's parts.
 ///
@@ -124,7 +36,7 @@ pub(super) unsafe fn decode_utf16(
         run(
             src,
             stops,
-            find,
+            |s, b, t| find(s, b, t),
             |s, w, zero| {
                 let n = plain(s, out.add(w), cap - w, swap, zero);
                 (n, n)
@@ -152,7 +64,7 @@ pub(super) unsafe fn decode(
         run(
             src,
             stops,
-            find,
+            |s, b, t| find(s, b, t),
             |s, w, zero| {
                 let n = plain(s, out.add(w), cap - w, zero);
                 (n, n)
@@ -177,7 +89,7 @@ pub(super) unsafe fn validate(
         run(
             src,
             stops,
-            find,
+            |s, b, t| find(s, b, t),
             |s, _, zero| (plain(s, zero), 0),
             |s, _| validate(s),
         )
