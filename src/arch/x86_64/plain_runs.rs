@@ -1,6 +1,7 @@
 //! Runs of plain ASCII for the stopping kernels (`stopping`): whole blocks
 //! of bytes 01..7F, or 00..7F when 00 is not a stop, skipped (validation)
-//! or widened to code points (decoding to UCS-4), in one pass.
+//! or widened to code points (decoding to UCS-4), in one pass, for AVX2
+//! and SSE4.2 (AVX-512's validation stops by itself).
 //!
 //! A block is plain when its signed minimum is above 0 (with `ZERO`: no
 //! byte is 00 or >= 80) or its OR has no high bit (without).
@@ -73,32 +74,6 @@ unsafe fn skip_sse_blocks<const ZERO: bool>(src: &[u8]) -> usize {
             break;
         }
         i += 64;
-    }
-    i
-}
-
-/// The bytes in the whole plain 256-byte groups at the start of `src`.
-///
-/// # Safety
-/// The CPU must support AVX-512 F and BW.
-#[target_feature(enable = "avx512f,avx512bw")]
-unsafe fn skip_avx512_blocks<const ZERO: bool>(src: &[u8]) -> usize {
-    let mut i = 0;
-    while src.len() - i >= 256 {
-        let p = src[i..i + 256].as_ptr();
-        // SAFETY: `p` starts 256 readable bytes (the slice above).
-        let v = unsafe { [0, 64, 128, 192].map(|o| _mm512_loadu_si512(p.add(o).cast())) };
-        let plain = if ZERO {
-            let low = _mm512_min_epi8(_mm512_min_epi8(v[0], v[1]), _mm512_min_epi8(v[2], v[3]));
-            _mm512_cmpgt_epi8_mask(low, _mm512_setzero_si512()) == u64::MAX
-        } else {
-            let any = _mm512_ternarylogic_epi32::<0xFE>(v[0], v[1], _mm512_or_si512(v[2], v[3]));
-            _mm512_movepi8_mask(any) == 0
-        };
-        if !plain {
-            break;
-        }
-        i += 256;
     }
     i
 }
@@ -205,10 +180,6 @@ on_zero!(
 on_zero!(
     /// [`skip_sse_blocks`].
     "sse4.1", skip_sse, skip_sse_blocks, (src: &[u8])
-);
-on_zero!(
-    /// [`skip_avx512_blocks`].
-    "avx512f,avx512bw", skip_avx512, skip_avx512_blocks, (src: &[u8])
 );
 on_zero!(
     /// [`widen_avx2_blocks`].

@@ -20,6 +20,7 @@ use crate::arch::{restart_point, FastStop};
 use super::super::tables;
 use super::utf8::{
     bytes, check_block, ends_incomplete, flagged_bytes, load_block, low_bits, non_ascii,
+    stop_bytes, FOURS, FOURS_ZERO, NO_STOPS,
 };
 
 const fn dwords(f: [u32; 8]) -> __m512i {
@@ -487,37 +488,6 @@ pub(super) unsafe fn decode_utf16_stopping(
             (Stops::Fours, true) => decode_into::<true, true, FOURS>(src, out, cap),
             (Stops::FoursAndZero, false) => decode_into::<true, false, FOURS_ZERO>(src, out, cap),
             (Stops::FoursAndZero, true) => decode_into::<true, true, FOURS_ZERO>(src, out, cap),
-        }
-    }
-}
-
-/// `STOPS` of [`decode_into`]: none, [`Stops::Fours`], [`Stops::FoursAndZero`].
-const NO_STOPS: u8 = 0;
-const FOURS: u8 = 1;
-const FOURS_ZERO: u8 = 2;
-
-/// Nonzero bytes where the first `live` bytes of `block` are in `STOPS`,
-/// to OR into the block's error bits: vector operations, which measured
-/// cheaper in the decoder's loop than comparisons into mask registers.
-#[target_feature(enable = "avx512f,avx512bw")]
-#[inline]
-fn stop_bytes<const STOPS: u8>(block: __m512i, live: u64) -> __m512i {
-    match STOPS {
-        NO_STOPS => _mm512_setzero_si512(),
-        // Zeros past the end stay 0.
-        FOURS => _mm512_subs_epu8(block, _mm512_set1_epi8(0xEFu8 as i8)),
-        // 00 - 1 wraps to FF, and F0..FF - 1 are EF..FE. The zeros past
-        // the end must stay 0: a masked operation, only for a block that
-        // has some (its mask, moved from a general register every block,
-        // cost 10% on CJK text).
-        _ => {
-            let less_one = _mm512_add_epi8(block, _mm512_set1_epi8(-1));
-            let threshold = _mm512_set1_epi8(0xEEu8 as i8);
-            if live == u64::MAX {
-                _mm512_subs_epu8(less_one, threshold)
-            } else {
-                _mm512_maskz_subs_epu8(live, less_one, threshold)
-            }
         }
     }
 }

@@ -27,25 +27,6 @@ mod utf8;
 
 use crate::arch::{Kernels, Table, Tier};
 
-/// The stopping validation of this tier (see `stopping`); its decoders
-/// stop by themselves.
-mod stops {
-    use super::super::{find, plain_runs, stopping};
-    use crate::arch::{FastStop, Stops};
-
-    /// # Safety
-    /// As for any `StopScanKernel` of this tier.
-    pub(super) unsafe fn validate(src: &[u8], stops: Stops) -> FastStop {
-        let parts = (
-            find::find_byte_avx512 as _,
-            plain_runs::skip_avx512 as _,
-            super::utf8::validate as _,
-        );
-        // SAFETY: this tier's parts, on a CPU that has its features.
-        unsafe { stopping::validate(parts, src, stops) }
-    }
-}
-
 static KERNELS: Kernels = {
     let table = Table {
         validate: utf8::validate,
@@ -53,7 +34,7 @@ static KERNELS: Kernels = {
         decode_utf16: Some(decode::decode_utf16),
         decode_stopping: Some(decode::decode_stopping),
         decode_utf16_stopping: Some(decode::decode_utf16_stopping),
-        validate_stopping: Some(stops::validate),
+        validate_stopping: Some(utf8::validate_stopping),
         pairs: super::pairs::pairs_ucs4,
         pairs_utf16: super::pairs::pairs_utf16,
         count: utf8::count,

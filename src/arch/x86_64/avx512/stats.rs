@@ -7,6 +7,7 @@ use core::arch::x86_64::*;
 
 use super::utf8::{
     all_ascii, check_group, low_bits, skip_ascii_runs, validate_blocks, validate_one_block,
+    NO_STOPS,
 };
 use crate::arch::{FastStop, Utf8Stats};
 
@@ -162,7 +163,11 @@ pub(super) unsafe fn classify(src: &[u8]) -> (FastStop, Utf8Stats, usize) {
     let (ptr, len) = (src.as_ptr(), src.len());
     if len <= 64 {
         // SAFETY: the length is checked.
-        return (unsafe { validate_one_block(src) }, Utf8Stats::default(), 0);
+        return (
+            unsafe { validate_one_block::<NO_STOPS>(src) },
+            Utf8Stats::default(),
+            0,
+        );
     }
     let mut c = counters();
     let mut prev = _mm512_setzero_si512();
@@ -171,7 +176,7 @@ pub(super) unsafe fn classify(src: &[u8]) -> (FastStop, Utf8Stats, usize) {
     while len - i >= 256 {
         if ascii_group {
             // SAFETY: ptr points to len readable bytes.
-            (i, prev) = unsafe { skip_ascii_runs(ptr, i, len, prev) };
+            (i, prev) = unsafe { skip_ascii_runs::<NO_STOPS>(ptr, i, len, prev) };
             c.total.leads += i - counted_to;
             counted_to = i;
             if len - i < 256 {
@@ -179,11 +184,11 @@ pub(super) unsafe fn classify(src: &[u8]) -> (FastStop, Utf8Stats, usize) {
             }
         }
         // SAFETY: bytes i..i+256 are in bounds.
-        let (blocks, error) = unsafe { check_group(ptr, i, prev) };
+        let (blocks, error) = unsafe { check_group::<NO_STOPS>(ptr, i, prev) };
         if error {
             break;
         }
-        ascii_group = all_ascii(blocks);
+        ascii_group = all_ascii::<NO_STOPS>(blocks);
         if ascii_group {
             c.total.leads += 256;
             counted_to = i + 256;
@@ -194,7 +199,7 @@ pub(super) unsafe fn classify(src: &[u8]) -> (FastStop, Utf8Stats, usize) {
         (i, prev) = (i + 256, blocks[3]);
     }
     // SAFETY: ptr points to len readable bytes; `prev` is the block before i.
-    let stop = unsafe { validate_blocks(src, i, prev) };
+    let stop = unsafe { validate_blocks::<NO_STOPS>(src, i, prev) };
     (stop, finish(c), counted_to)
 }
 

@@ -14,7 +14,7 @@
 use core::arch::x86_64::*;
 use core::mem::transmute;
 
-use crate::arch::{count_until_error, restart_point, FastStop};
+use crate::arch::{count_until_error, restart_point, FastStop, Stops};
 
 use super::super::tables::{self, splat};
 use super::pair_check::{below_e0, pairs_run};
@@ -126,6 +126,39 @@ pub(super) fn flagged_bytes(err: __m512i) -> u64 {
     _mm512_test_epi8_mask(err, err)
 }
 
+/// `STOPS` of the kernels that can stop at CESU-8's and Modified UTF-8's
+/// forms as at errors (`Stops`): none, `Stops::Fours`,
+/// `Stops::FoursAndZero`.
+pub(super) const NO_STOPS: u8 = 0;
+pub(super) const FOURS: u8 = 1;
+pub(super) const FOURS_ZERO: u8 = 2;
+
+/// Nonzero bytes where the first `live` bytes of `block` are in `STOPS`,
+/// to OR into the block's error bits: vector operations, which measured
+/// cheaper in the decoder's loop than comparisons into mask registers.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+pub(super) fn stop_bytes<const STOPS: u8>(block: __m512i, live: u64) -> __m512i {
+    match STOPS {
+        NO_STOPS => _mm512_setzero_si512(),
+        // Zeros past the end stay 0.
+        FOURS => _mm512_subs_epu8(block, _mm512_set1_epi8(0xEFu8 as i8)),
+        // 00 - 1 wraps to FF, and F0..FF - 1 are EF..FE. The zeros past
+        // the end must stay 0: a masked operation, only for a block that
+        // has some (its mask, moved from a general register every block,
+        // cost the decoder 10% on CJK text).
+        _ => {
+            let less_one = _mm512_add_epi8(block, _mm512_set1_epi8(-1));
+            let threshold = _mm512_set1_epi8(0xEEu8 as i8);
+            if live == u64::MAX {
+                _mm512_subs_epu8(less_one, threshold)
+            } else {
+                _mm512_maskz_subs_epu8(live, less_one, threshold)
+            }
+        }
+    }
+}
+
 fn stopped_at_error(src: &[u8], e: usize) -> FastStop {
     FastStop {
         read: restart_point(src, e),
@@ -143,13 +176,18 @@ fn stopped_at_error(src: &[u8], e: usize) -> FastStop {
 /// Bytes `i..i+256` of `ptr` are readable.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 #[inline]
-pub(super) unsafe fn check_group(ptr: *const u8, i: usize, prev: __m512i) -> ([__m512i; 4], bool) {
+pub(super) unsafe fn check_group<const STOPS: u8>(
+    ptr: *const u8,
+    i: usize,
+    prev: __m512i,
+) -> ([__m512i; 4], bool) {
     let step = |block: __m512i, last: __m512i| {
-        if non_ascii(block) == 0 {
+        let found = if non_ascii(block) == 0 {
             incomplete_end(last)
         } else {
             check_block(block, last)
-        }
+        };
+        _mm512_or_si512(found, stop_bytes::<STOPS>(block, u64::MAX))
     };
     // SAFETY: bytes i..i+256 are readable (the caller's contract).
     let [a, b, c, d] =
@@ -160,15 +198,22 @@ pub(super) unsafe fn check_group(ptr: *const u8, i: usize, prev: __m512i) -> ([_
     ([a, b, c, d], flagged_bytes(errors) != 0)
 }
 
-/// Whether all four blocks are ASCII.
+/// Whether all four blocks are ASCII (and, with Modified UTF-8's stops,
+/// hold no 00).
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
-pub(super) fn all_ascii([a, b, c, d]: [__m512i; 4]) -> bool {
-    non_ascii(_mm512_ternarylogic_epi32::<0xFE>(
+pub(super) fn all_ascii<const STOPS: u8>([a, b, c, d]: [__m512i; 4]) -> bool {
+    let ascii = non_ascii(_mm512_ternarylogic_epi32::<0xFE>(
         a,
         b,
         _mm512_or_si512(c, d),
-    )) == 0
+    )) == 0;
+    if STOPS == FOURS_ZERO {
+        let low = _mm512_min_epu8(_mm512_min_epu8(a, b), _mm512_min_epu8(c, d));
+        ascii && _mm512_testn_epi8_mask(low, low) == 0
+    } else {
+        ascii
+    }
 }
 
 /// Skips 256-byte all-ASCII runs from `i` (four blocks per test). Returns
@@ -178,7 +223,7 @@ pub(super) fn all_ascii([a, b, c, d]: [__m512i; 4]) -> bool {
 /// `ptr` points to `len` readable bytes.
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
-pub(super) unsafe fn skip_ascii_runs(
+pub(super) unsafe fn skip_ascii_runs<const STOPS: u8>(
     ptr: *const u8,
     mut i: usize,
     len: usize,
@@ -188,7 +233,7 @@ pub(super) unsafe fn skip_ascii_runs(
         // SAFETY: bytes i..i+256 are in bounds.
         let blocks =
             unsafe { [0, 64, 128, 192].map(|o| _mm512_loadu_si512(ptr.add(i + o).cast())) };
-        if !all_ascii(blocks) {
+        if !all_ascii::<STOPS>(blocks) {
             break;
         }
         i += 256;
@@ -203,10 +248,35 @@ pub(super) unsafe fn skip_ascii_runs(
 /// The CPU must support the enabled features.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 pub(super) unsafe fn validate(src: &[u8]) -> FastStop {
+    // SAFETY: the caller's promise.
+    unsafe { validate_with::<NO_STOPS>(src) }
+}
+
+/// [`validate`] stopping also at `stops`, which it flags as errors.
+///
+/// # Safety
+/// The CPU must support the enabled features.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+pub(super) unsafe fn validate_stopping(src: &[u8], stops: Stops) -> FastStop {
+    // SAFETY: the caller's promise.
+    unsafe {
+        match stops {
+            Stops::Fours => validate_with::<FOURS>(src),
+            Stops::FoursAndZero => validate_with::<FOURS_ZERO>(src),
+        }
+    }
+}
+
+/// [`validate`], the bytes in `STOPS` flagged as errors are.
+///
+/// # Safety
+/// The CPU must support the enabled features.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+unsafe fn validate_with<const STOPS: u8>(src: &[u8]) -> FastStop {
     let (ptr, len) = (src.as_ptr(), src.len());
     if len <= 64 {
         // SAFETY: the length is checked.
-        return unsafe { validate_one_block(src) };
+        return unsafe { validate_one_block::<STOPS>(src) };
     }
     // Four blocks a test ([`check_group`]): branching per block on errors,
     // or testing pairs of blocks for ASCII, ran text with scattered
@@ -218,21 +288,21 @@ pub(super) unsafe fn validate(src: &[u8]) -> FastStop {
     while len - i >= 256 {
         if ascii_group {
             // SAFETY: ptr points to len readable bytes.
-            (i, prev) = unsafe { skip_ascii_runs(ptr, i, len, prev) };
+            (i, prev) = unsafe { skip_ascii_runs::<STOPS>(ptr, i, len, prev) };
             if len - i < 256 {
                 break;
             }
         }
         // SAFETY: bytes i..i+256 are in bounds.
-        let (blocks, error) = unsafe { check_group(ptr, i, prev) };
+        let (blocks, error) = unsafe { check_group::<STOPS>(ptr, i, prev) };
         if error {
             // SAFETY: ptr points to len readable bytes; the error is in
             // this group, so the walk stops in it. (Placing it from the
             // group's flags instead keeps four more vectors live through
             // the loop, which cost 10% on mostly-ASCII text.)
-            return unsafe { validate_blocks(src, i, prev) };
+            return unsafe { validate_blocks::<STOPS>(src, i, prev) };
         }
-        ascii_group = all_ascii(blocks);
+        ascii_group = all_ascii::<STOPS>(blocks);
         (i, prev) = (i + 256, blocks[3]);
         // Now and then (at every 2048th byte): if every block of the group
         // has 2-byte characters and none longer, the pair test may take
@@ -241,11 +311,11 @@ pub(super) unsafe fn validate(src: &[u8]) -> FastStop {
         // are ASCII, runs as fast here.
         if i % 2048 == 0 && below_e0(blocks) && blocks.iter().all(|&b| non_ascii(b) != 0) {
             // SAFETY: forwarded from this function's contract.
-            (i, prev) = unsafe { pairs_run(src, i, prev) };
+            (i, prev) = unsafe { pairs_run::<STOPS>(src, i, prev) };
         }
     }
     // SAFETY: ptr points to len readable bytes; `prev` is the block before i.
-    unsafe { validate_blocks(src, i, prev) }
+    unsafe { validate_blocks::<STOPS>(src, i, prev) }
 }
 
 /// [`validate`] from byte `i` on, given the block before it, a block a
@@ -254,14 +324,19 @@ pub(super) unsafe fn validate(src: &[u8]) -> FastStop {
 /// # Safety
 /// The CPU must support the enabled features; `i <= src.len()`.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-pub(super) unsafe fn validate_blocks(src: &[u8], mut i: usize, mut prev: __m512i) -> FastStop {
+pub(super) unsafe fn validate_blocks<const STOPS: u8>(
+    src: &[u8],
+    mut i: usize,
+    mut prev: __m512i,
+) -> FastStop {
     let (ptr, len) = (src.as_ptr(), src.len());
     // A partial last block is zero-filled, and the zeros flag a sequence it
     // cuts short.
     while i < len {
         // SAFETY: i < len.
         let block = unsafe { load_block(ptr, i, len) };
-        let flags = flagged_bytes(check_block(block, prev));
+        let stops = stop_bytes::<STOPS>(block, low_bits(len - i));
+        let flags = flagged_bytes(_mm512_or_si512(check_block(block, prev), stops));
         if flags != 0 {
             return stopped_at_error(src, i + flags.trailing_zeros() as usize);
         }
@@ -285,7 +360,7 @@ pub(super) unsafe fn validate_blocks(src: &[u8], mut i: usize, mut prev: __m512i
 /// The CPU must support the enabled features; `src.len() <= 64`.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 #[inline(never)]
-pub(super) unsafe fn validate_one_block(src: &[u8]) -> FastStop {
+pub(super) unsafe fn validate_one_block<const STOPS: u8>(src: &[u8]) -> FastStop {
     let len = src.len();
     if len == 0 {
         return FastStop {
@@ -296,14 +371,16 @@ pub(super) unsafe fn validate_one_block(src: &[u8]) -> FastStop {
     }
     // SAFETY: 0 < len <= 64.
     let block = unsafe { load_block(src.as_ptr(), 0, len) };
-    if non_ascii(block) == 0 {
+    let stops = stop_bytes::<STOPS>(block, low_bits(len));
+    if non_ascii(block) == 0 && flagged_bytes(stops) == 0 {
         return FastStop {
             read: len,
             written: 0,
             flagged: None,
         };
     }
-    let flags = flagged_bytes(check_block(block, _mm512_setzero_si512()));
+    let errors = check_block(block, _mm512_setzero_si512());
+    let flags = flagged_bytes(_mm512_or_si512(errors, stops));
     if flags != 0 {
         return stopped_at_error(src, flags.trailing_zeros() as usize);
     }
@@ -343,7 +420,7 @@ pub(super) unsafe fn count(src: &[u8]) -> FastStop {
     while len - i >= 256 {
         if ascii_group {
             // SAFETY: ptr points to len readable bytes.
-            let (next, last) = unsafe { skip_ascii_runs(ptr, i, len, prev) };
+            let (next, last) = unsafe { skip_ascii_runs::<NO_STOPS>(ptr, i, len, prev) };
             if next > i {
                 (counted, prev_leads) = (counted + (next - i), u64::MAX);
             }
@@ -353,11 +430,11 @@ pub(super) unsafe fn count(src: &[u8]) -> FastStop {
             }
         }
         // SAFETY: bytes i..i+256 are in bounds.
-        let (blocks, error) = unsafe { check_group(ptr, i, prev) };
+        let (blocks, error) = unsafe { check_group::<NO_STOPS>(ptr, i, prev) };
         if error {
             break;
         }
-        ascii_group = all_ascii(blocks);
+        ascii_group = all_ascii::<NO_STOPS>(blocks);
         let leads = blocks.map(|block| _mm512_cmpge_epi8_mask(block, floor));
         counted += leads.iter().map(|l| l.count_ones() as usize).sum::<usize>();
         (i, prev, prev_leads) = (i + 256, blocks[3], leads[3]);
@@ -376,7 +453,7 @@ pub(super) unsafe fn count(src: &[u8]) -> FastStop {
             counted += (len - i).min(64);
             prev_leads = valid;
             // SAFETY: ptr points to len readable bytes.
-            let (next, last) = unsafe { skip_ascii_runs(ptr, i + 64, len, block) };
+            let (next, last) = unsafe { skip_ascii_runs::<NO_STOPS>(ptr, i + 64, len, block) };
             counted += next - (i + 64);
             (i, prev) = (next, last);
             continue;
