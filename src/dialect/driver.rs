@@ -3,7 +3,8 @@
 //!
 //! Each trip runs the tier's RFC 3629 kernel, strict and expecting more
 //! input, on the input up to the next form [`super::scan`] says it must not
-//! see. Whatever it stops at (an ill-formed sequence by RFC 3629, a cut
+//! see (or on all of it, if the kernel stops at the dialect's forms
+//! itself: see [`Leg::fast`]). Whatever it stops at (an ill-formed sequence by RFC 3629, a cut
 //! sequence, or that form) starts a dialect segment: everything before it
 //! is RFC 3629 UTF-8 with none of the dialect's special forms, which every
 //! dialect reads and writes alike. The dialect's scalar core then takes a

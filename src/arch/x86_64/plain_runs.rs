@@ -1,12 +1,15 @@
 //! Runs of plain ASCII for the stopping kernels (`stopping`): whole blocks
 //! of bytes 01..7F, or 00..7F when 00 is not a stop, skipped (validation)
-//! or widened to code points (decoding to UCS-4), in one pass, for AVX2
+//! or widened to code points (decoding to UCS-4; to UTF-16 units, `widen`
+//! has the loops), in one pass, for AVX2
 //! and SSE4.2 (AVX-512's validation stops by itself).
 //!
 //! A block is plain when its signed minimum is above 0 (with `ZERO`: no
 //! byte is 00 or >= 80) or its OR has no high bit (without).
 
 use core::arch::x86_64::*;
+
+use super::widen::{ascii_units_avx2_stopping, ascii_units_sse41_stopping};
 
 /// Whether the 32 bytes of `v` are plain.
 #[target_feature(enable = "avx2")]
@@ -188,4 +191,12 @@ on_zero!(
 on_zero!(
     /// [`widen_sse_blocks`].
     "sse4.1", widen_sse, widen_sse_blocks, (src: &[u8], out: *mut u32, cap: usize)
+);
+on_zero!(
+    /// `widen`'s [`ascii_units_avx2_stopping`].
+    "avx2", units_avx2, ascii_units_avx2_stopping, (src: &[u8], out: *mut u16, cap: usize, swap: bool)
+);
+on_zero!(
+    /// `widen`'s [`ascii_units_sse41_stopping`].
+    "sse4.1", units_sse, ascii_units_sse41_stopping, (src: &[u8], out: *mut u16, cap: usize, swap: bool)
 );

@@ -95,3 +95,52 @@ pub(super) unsafe fn validate(
         )
     }
 }
+
+/// A tier's `mod stops`: its three stopping kernels from its parts (the
+/// byte search, the plain-ASCII runs to units, to code points and skipped,
+/// and the RFC 3629 UTF-16 decoder, UCS-4 decoder and validator).
+macro_rules! stopping_kernels {
+    ($find:path, $units:path, $scalars:path, $skip:path, $to_utf16:path, $to_ucs4:path, $validate:path) => {
+        /// The stopping kernels of this tier (see `x86_64::stopping`).
+        mod stops {
+            use crate::arch::x86_64::stopping;
+            use crate::arch::{FastStop, Stops};
+
+            /// # Safety
+            /// As for any `StopDecodeU16Kernel` of this tier.
+            pub(super) unsafe fn decode_utf16(
+                src: &[u8],
+                out: *mut u16,
+                cap: usize,
+                swap: bool,
+                stops: Stops,
+            ) -> FastStop {
+                let parts = ($find as _, $units as _, $to_utf16 as _);
+                // SAFETY: this tier's parts, on a CPU that has its features.
+                unsafe { stopping::decode_utf16(parts, src, out, cap, swap, stops) }
+            }
+
+            /// # Safety
+            /// As for any `StopDecodeKernel` of this tier.
+            pub(super) unsafe fn decode(
+                src: &[u8],
+                out: *mut u32,
+                cap: usize,
+                stops: Stops,
+            ) -> FastStop {
+                let parts = ($find as _, $scalars as _, $to_ucs4 as _);
+                // SAFETY: as above.
+                unsafe { stopping::decode(parts, src, out, cap, stops) }
+            }
+
+            /// # Safety
+            /// As for any `StopScanKernel` of this tier.
+            pub(super) unsafe fn validate(src: &[u8], stops: Stops) -> FastStop {
+                let parts = ($find as _, $skip as _, $validate as _);
+                // SAFETY: as above.
+                unsafe { stopping::validate(parts, src, stops) }
+            }
+        }
+    };
+}
+pub(super) use stopping_kernels;

@@ -139,34 +139,12 @@ pub(super) unsafe fn ascii_units_sse41(src: &[u8], out: *mut u16, cap: usize, sw
     unsafe { ascii_units_sse41_stopping::<false>(src, out, cap, swap) }
 }
 
-/// [`ascii_units_sse41`], also stopping at a block that holds 00 if `zero`.
-///
-/// # Safety
-/// As for [`ascii_units_sse41`].
-#[target_feature(enable = "sse4.1")]
-pub(super) unsafe fn ascii_units_sse41_or_zero(
-    src: &[u8],
-    out: *mut u16,
-    cap: usize,
-    swap: bool,
-    zero: bool,
-) -> usize {
-    // SAFETY: the caller's promises.
-    unsafe {
-        if zero {
-            ascii_units_sse41_stopping::<true>(src, out, cap, swap)
-        } else {
-            ascii_units_sse41_stopping::<false>(src, out, cap, swap)
-        }
-    }
-}
-
 /// [`ascii_units_sse41`], also stopping at a block that holds 00 if `ZERO`.
 ///
 /// # Safety
 /// As for [`ascii_units_sse41`].
 #[target_feature(enable = "sse4.1")]
-unsafe fn ascii_units_sse41_stopping<const ZERO: bool>(
+pub(super) unsafe fn ascii_units_sse41_stopping<const ZERO: bool>(
     src: &[u8],
     out: *mut u16,
     cap: usize,
@@ -254,34 +232,12 @@ pub(super) unsafe fn ascii_units_avx2(src: &[u8], out: *mut u16, cap: usize, swa
     unsafe { ascii_units_avx2_stopping::<false>(src, out, cap, swap) }
 }
 
-/// [`ascii_units_avx2`], also stopping at a block that holds 00 if `zero`.
-///
-/// # Safety
-/// As for [`ascii_units_avx2`].
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn ascii_units_avx2_or_zero(
-    src: &[u8],
-    out: *mut u16,
-    cap: usize,
-    swap: bool,
-    zero: bool,
-) -> usize {
-    // SAFETY: the caller's promises.
-    unsafe {
-        if zero {
-            ascii_units_avx2_stopping::<true>(src, out, cap, swap)
-        } else {
-            ascii_units_avx2_stopping::<false>(src, out, cap, swap)
-        }
-    }
-}
-
 /// [`ascii_units_avx2`], also stopping at a block that holds 00 if `ZERO`.
 ///
 /// # Safety
 /// As for [`ascii_units_avx2`].
 #[target_feature(enable = "avx2")]
-unsafe fn ascii_units_avx2_stopping<const ZERO: bool>(
+pub(super) unsafe fn ascii_units_avx2_stopping<const ZERO: bool>(
     src: &[u8],
     out: *mut u16,
     cap: usize,

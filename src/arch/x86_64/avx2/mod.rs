@@ -44,53 +44,15 @@ mod window;
 
 use crate::arch::{Kernels, Table, Tier};
 
-/// The stopping kernels of this tier (see `stopping`).
-mod stops {
-    use super::super::{find, plain_runs, stopping, widen};
-    use crate::arch::{FastStop, Stops};
-
-    /// # Safety
-    /// As for any `StopDecodeU16Kernel` of this tier.
-    pub(super) unsafe fn decode_utf16(
-        src: &[u8],
-        out: *mut u16,
-        cap: usize,
-        swap: bool,
-        stops: Stops,
-    ) -> FastStop {
-        let parts = (
-            find::find_byte_avx2 as _,
-            widen::ascii_units_avx2_or_zero as _,
-            super::to_utf16::decode_utf16 as _,
-        );
-        // SAFETY: this tier's parts, on a CPU that has its features.
-        unsafe { stopping::decode_utf16(parts, src, out, cap, swap, stops) }
-    }
-
-    /// # Safety
-    /// As for any `StopDecodeKernel` of this tier.
-    pub(super) unsafe fn decode(src: &[u8], out: *mut u32, cap: usize, stops: Stops) -> FastStop {
-        let parts = (
-            find::find_byte_avx2 as _,
-            plain_runs::widen_avx2 as _,
-            super::utf8::decode as _,
-        );
-        // SAFETY: as above.
-        unsafe { stopping::decode(parts, src, out, cap, stops) }
-    }
-
-    /// # Safety
-    /// As for any `StopScanKernel` of this tier.
-    pub(super) unsafe fn validate(src: &[u8], stops: Stops) -> FastStop {
-        let parts = (
-            find::find_byte_avx2 as _,
-            plain_runs::skip_avx2 as _,
-            super::utf8::validate as _,
-        );
-        // SAFETY: as above.
-        unsafe { stopping::validate(parts, src, stops) }
-    }
-}
+super::stopping::stopping_kernels!(
+    crate::arch::x86_64::find::find_byte_avx2,
+    crate::arch::x86_64::plain_runs::units_avx2,
+    crate::arch::x86_64::plain_runs::widen_avx2,
+    crate::arch::x86_64::plain_runs::skip_avx2,
+    super::to_utf16::decode_utf16,
+    super::utf8::decode,
+    super::utf8::validate
+);
 
 static KERNELS: Kernels = {
     let table = Table {
