@@ -1,8 +1,7 @@
-//! Runs of plain ASCII for the stopping kernels (`stopping`): whole blocks
-//! of bytes 01..7F, or 00..7F when 00 is not a stop, skipped (validation)
-//! or widened to code points (decoding to UCS-4; to UTF-16 units, `widen`
-//! has the loops), in one pass, for AVX2
-//! and SSE4.2 (AVX-512's validation stops by itself).
+//! Runs of plain ASCII for the stopping decoders (`stopping`): whole
+//! blocks of bytes 01..7F, or 00..7F when 00 is not a stop, widened to
+//! code points (to UTF-16 units, `widen` has the loops) in one pass, for
+//! AVX2 and SSE4.2.
 //!
 //! A block is plain when its signed minimum is above 0 (with `ZERO`: no
 //! byte is 00 or >= 80) or its OR has no high bit (without).
@@ -31,54 +30,6 @@ fn plain_sse<const ZERO: bool>(v: __m128i) -> bool {
     } else {
         _mm_movemask_epi8(v) == 0
     }
-}
-
-/// The bytes in the whole plain 128-byte groups at the start of `src`.
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[target_feature(enable = "avx2")]
-unsafe fn skip_avx2_blocks<const ZERO: bool>(src: &[u8]) -> usize {
-    let mut i = 0;
-    while src.len() - i >= 128 {
-        let p = src[i..i + 128].as_ptr();
-        // SAFETY: `p` starts 128 readable bytes (the slice above).
-        let v = unsafe { [0, 32, 64, 96].map(|o| _mm256_loadu_si256(p.add(o).cast())) };
-        let all = if ZERO {
-            _mm256_min_epi8(_mm256_min_epi8(v[0], v[1]), _mm256_min_epi8(v[2], v[3]))
-        } else {
-            _mm256_or_si256(_mm256_or_si256(v[0], v[1]), _mm256_or_si256(v[2], v[3]))
-        };
-        if !plain_avx2::<ZERO>(all) {
-            break;
-        }
-        i += 128;
-    }
-    i
-}
-
-/// The bytes in the whole plain 64-byte groups at the start of `src`.
-///
-/// # Safety
-/// The CPU must support SSE4.1.
-#[target_feature(enable = "sse4.1")]
-unsafe fn skip_sse_blocks<const ZERO: bool>(src: &[u8]) -> usize {
-    let mut i = 0;
-    while src.len() - i >= 64 {
-        let p = src[i..i + 64].as_ptr();
-        // SAFETY: `p` starts 64 readable bytes (the slice above).
-        let v = unsafe { [0, 16, 32, 48].map(|o| _mm_loadu_si128(p.add(o).cast())) };
-        let all = if ZERO {
-            _mm_min_epi8(_mm_min_epi8(v[0], v[1]), _mm_min_epi8(v[2], v[3]))
-        } else {
-            _mm_or_si128(_mm_or_si128(v[0], v[1]), _mm_or_si128(v[2], v[3]))
-        };
-        if !plain_sse::<ZERO>(all) {
-            break;
-        }
-        i += 64;
-    }
-    i
 }
 
 /// Widens the whole plain 32-byte blocks at the start of `src` into the
@@ -176,14 +127,6 @@ macro_rules! on_zero {
         }
     };
 }
-on_zero!(
-    /// [`skip_avx2_blocks`].
-    "avx2", skip_avx2, skip_avx2_blocks, (src: &[u8])
-);
-on_zero!(
-    /// [`skip_sse_blocks`].
-    "sse4.1", skip_sse, skip_sse_blocks, (src: &[u8])
-);
 on_zero!(
     /// [`widen_avx2_blocks`].
     "avx2", widen_avx2, widen_avx2_blocks, (src: &[u8], out: *mut u32, cap: usize)

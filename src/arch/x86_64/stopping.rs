@@ -1,11 +1,19 @@
-//! The stopping kernels of the x86 tiers whose kernels do not stop at
-//! CESU-8's and Modified UTF-8's forms themselves (decoding on AVX2 and
-//! SSE4.2, validation on every tier): `arch::stopping`'s loop over each
-//! tier's plain-ASCII runs (`plain_runs`), byte search and RFC 3629 kernel.
+//! The stopping decoders of the x86 tiers whose decoders do not stop at
+//! CESU-8's and Modified UTF-8's forms themselves (AVX2 and SSE4.2; every
+//! x86 validator, and AVX-512's decoders, flag them as errors):
+//! `arch::stopping`'s loop over each tier's plain-ASCII runs
+//! (`plain_runs`), byte search and RFC 3629 decoder.
 
-use crate::arch::kernels::{DecodeKernel, DecodeU16Kernel, FindByteKernel, ScanKernel, Stops};
+use crate::arch::kernels::{DecodeKernel, DecodeU16Kernel, FindByteKernel, Stops};
 use crate::arch::stopping::run;
 use crate::arch::FastStop;
+
+/// `STOPS` of the kernels that stop at CESU-8's and Modified UTF-8's forms
+/// by themselves, as at errors (`Stops`): none, `Stops::Fours`,
+/// `Stops::FoursAndZero`.
+pub(super) const NO_STOPS: u8 = 0;
+pub(super) const FOURS: u8 = 1;
+pub(super) const FOURS_ZERO: u8 = 2;
 
 /// Widens the plain blocks at the start of a slice into the `cap` units
 /// at the pointer (swapped with the first flag; 00 a stop with the second).
@@ -13,9 +21,6 @@ pub(super) type PlainUnits = unsafe fn(&[u8], *mut u16, usize, bool, bool) -> us
 /// Widens the plain blocks into the `cap` code points at the pointer
 /// (00 a stop with the flag).
 pub(super) type PlainScalars = unsafe fn(&[u8], *mut u32, usize, bool) -> usize;
-/// The bytes in the plain blocks at the start of a slice (00 a stop with
-/// the flag).
-pub(super) type PlainSkip = unsafe fn(&[u8], bool) -> usize;
 
 /// A `StopDecodeU16Kernel` from a tier's parts.
 ///
@@ -74,33 +79,11 @@ pub(super) unsafe fn decode(
     }
 }
 
-/// A `StopScanKernel` validating, from a tier's parts.
-///
-/// # Safety
-/// The parts must be callable on this CPU.
-pub(super) unsafe fn validate(
-    (find, plain, validate): (FindByteKernel, PlainSkip, ScanKernel<u8>),
-    src: &[u8],
-    stops: Stops,
-) -> FastStop {
-    // SAFETY (each call below): the parts are callable (the caller's
-    // promise).
-    unsafe {
-        run(
-            src,
-            stops,
-            |s, b, t| find(s, b, t),
-            |s, _, zero| (plain(s, zero), 0),
-            |s, _| validate(s),
-        )
-    }
-}
-
-/// A tier's `mod stops`: its three stopping kernels from its parts (the
-/// byte search, the plain-ASCII runs to units, to code points and skipped,
-/// and the RFC 3629 UTF-16 decoder, UCS-4 decoder and validator).
+/// A tier's `mod stops`: its two stopping decoders from its parts (the
+/// byte search, the plain-ASCII runs to units and to code points, and the
+/// RFC 3629 UTF-16 and UCS-4 decoders).
 macro_rules! stopping_kernels {
-    ($find:path, $units:path, $scalars:path, $skip:path, $to_utf16:path, $to_ucs4:path, $validate:path) => {
+    ($find:path, $units:path, $scalars:path, $to_utf16:path, $to_ucs4:path) => {
         /// The stopping kernels of this tier (see `x86_64::stopping`).
         mod stops {
             use crate::arch::x86_64::stopping;
@@ -131,14 +114,6 @@ macro_rules! stopping_kernels {
                 let parts = ($find as _, $scalars as _, $to_ucs4 as _);
                 // SAFETY: as above.
                 unsafe { stopping::decode(parts, src, out, cap, stops) }
-            }
-
-            /// # Safety
-            /// As for any `StopScanKernel` of this tier.
-            pub(super) unsafe fn validate(src: &[u8], stops: Stops) -> FastStop {
-                let parts = ($find as _, $skip as _, $validate as _);
-                // SAFETY: as above.
-                unsafe { stopping::validate(parts, src, stops) }
             }
         }
     };

@@ -36,6 +36,16 @@ pub(super) const BYTE_1_HIGH: [u8; 16] = [
     TOO_SHORT | TOO_LARGE | TOO_LARGE_1000 | OVERLONG_4, // 1111____
 ];
 
+/// [`BYTE_1_HIGH`] for validators that stop at CESU-8's and Modified
+/// UTF-8's 4-byte leads: a byte F0..FF is an error whatever follows it
+/// (TOO_SHORT before a non-continuation, TOO_LONG before a continuation),
+/// flagged at the byte after it, for no extra operation.
+pub(super) const BYTE_1_HIGH_FOURS: [u8; 16] = {
+    let mut t = BYTE_1_HIGH;
+    t[15] |= TOO_LONG;
+    t
+};
+
 /// Indexed by the low nibble of the previous byte.
 pub(super) const BYTE_1_LOW: [u8; 16] = [
     CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4, // ____0000

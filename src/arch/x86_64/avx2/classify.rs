@@ -11,6 +11,8 @@
 
 use core::arch::x86_64::*;
 
+use super::super::stopping::NO_STOPS;
+
 use super::pair_check::{below_e0, pairs_run};
 use super::utf8::{check_block, ends_incomplete, lead_bytes, non_ascii, validate};
 use crate::arch::{FastStop, Utf8Stats};
@@ -70,7 +72,7 @@ pub(super) unsafe fn classify(src: &[u8]) -> (FastStop, Utf8Stats, usize) {
         // to the cheaper pair test, which counts what it certifies.
         if i % 512 == 0 && below_e0(a, b) {
             // SAFETY: forwarded from this function's contract.
-            let (j, last, counts) = unsafe { pairs_run::<true>(src, i, prev) };
+            let (j, last, counts) = unsafe { pairs_run::<true, NO_STOPS>(src, i, prev) };
             (i, prev, leads) = (j, last, leads + counts.chars);
             max = _mm256_max_epu8(max, counts.max);
         }

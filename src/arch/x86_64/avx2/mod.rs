@@ -48,10 +48,8 @@ super::stopping::stopping_kernels!(
     crate::arch::x86_64::find::find_byte_avx2,
     crate::arch::x86_64::plain_runs::units_avx2,
     crate::arch::x86_64::plain_runs::widen_avx2,
-    crate::arch::x86_64::plain_runs::skip_avx2,
     super::to_utf16::decode_utf16,
-    super::utf8::decode,
-    super::utf8::validate
+    super::utf8::decode
 );
 
 static KERNELS: Kernels = {
@@ -61,7 +59,7 @@ static KERNELS: Kernels = {
         decode_utf16: Some(to_utf16::decode_utf16),
         decode_stopping: Some(stops::decode),
         decode_utf16_stopping: Some(stops::decode_utf16),
-        validate_stopping: Some(stops::validate),
+        validate_stopping: Some(utf8::validate_stopping),
         pairs: super::pairs::pairs_ucs4,
         pairs_utf16: super::pairs::pairs_utf16,
         count: utf8::count,

@@ -18,6 +18,8 @@
 
 use core::arch::x86_64::*;
 
+use super::super::stopping::FOURS_ZERO;
+
 /// Bytes that are 2-byte leads (0xC2-0xDF), as all-ones bytes.
 #[target_feature(enable = "avx2")]
 #[inline]
@@ -71,13 +73,15 @@ pub(super) struct PairCounts {
 /// (likely an ASCII run, which the general loop skips faster; a wrong
 /// guess only costs a few steps there), or with fewer than 128 bytes
 /// left. With `COUNT`, also what classification needs of the steps it
-/// certified.
+/// certified. With `FOURS_ZERO`, a step with a 00 byte is rejected too
+/// (Modified UTF-8's stop; the other stops, 4-byte leads, are rejected
+/// anyway).
 ///
 /// # Safety
 /// The CPU must support the enabled features.
 #[inline(never)]
 #[target_feature(enable = "avx2,popcnt")]
-pub(super) unsafe fn pairs_run<const COUNT: bool>(
+pub(super) unsafe fn pairs_run<const COUNT: bool, const STOPS: u8>(
     src: &[u8],
     mut i: usize,
     mut prev: __m256i,
@@ -99,7 +103,11 @@ pub(super) unsafe fn pairs_run<const COUNT: bool>(
         let (err_b, leads_b) = pair_errors(b, leads_a);
         let (err_c, leads_c) = pair_errors(c, leads_b);
         let (err_d, leads_d) = pair_errors(d, leads_c);
-        let err = _mm256_or_si256(_mm256_or_si256(err_a, err_b), _mm256_or_si256(err_c, err_d));
+        let mut err = _mm256_or_si256(_mm256_or_si256(err_a, err_b), _mm256_or_si256(err_c, err_d));
+        if STOPS == FOURS_ZERO {
+            let low = _mm256_min_epu8(_mm256_min_epu8(a, b), _mm256_min_epu8(c, d));
+            err = _mm256_or_si256(err, _mm256_cmpeq_epi8(low, _mm256_setzero_si256()));
+        }
         if _mm256_testz_si256(err, _mm256_set1_epi8(-128)) == 0 {
             break;
         }

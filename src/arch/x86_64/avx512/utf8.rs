@@ -126,12 +126,7 @@ pub(super) fn flagged_bytes(err: __m512i) -> u64 {
     _mm512_test_epi8_mask(err, err)
 }
 
-/// `STOPS` of the kernels that can stop at CESU-8's and Modified UTF-8's
-/// forms as at errors (`Stops`): none, `Stops::Fours`,
-/// `Stops::FoursAndZero`.
-pub(super) const NO_STOPS: u8 = 0;
-pub(super) const FOURS: u8 = 1;
-pub(super) const FOURS_ZERO: u8 = 2;
+pub(super) use super::super::stopping::{FOURS, FOURS_ZERO, NO_STOPS};
 
 /// Nonzero bytes where the first `live` bytes of `block` are in `STOPS`,
 /// to OR into the block's error bits: vector operations, which measured

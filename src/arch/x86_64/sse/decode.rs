@@ -31,6 +31,8 @@
 
 use core::arch::x86_64::*;
 
+use super::super::stopping::NO_STOPS;
+
 use super::super::packs::utf16_of_four;
 use super::super::partial::chunk16;
 use super::super::units::put16;
@@ -538,7 +540,7 @@ unsafe fn decode_to<S: Sink>(src: &[u8], out: *mut S::Unit, cap: usize) -> FastS
         while checked + 64 <= chunk_end {
             // SAFETY: bytes checked..checked+64 are in bounds.
             let four = unsafe { load_four(src, checked) };
-            if !four_valid(four, prev) {
+            if !four_valid::<NO_STOPS>(four, prev) {
                 break; // Found one block at a time below.
             }
             prev = four[3];

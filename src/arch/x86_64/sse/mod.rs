@@ -25,10 +25,8 @@ super::stopping::stopping_kernels!(
     crate::arch::x86_64::find::find_byte_sse,
     crate::arch::x86_64::plain_runs::units_sse,
     crate::arch::x86_64::plain_runs::widen_sse,
-    crate::arch::x86_64::plain_runs::skip_sse,
     super::decode::decode_utf16,
-    super::decode::decode,
-    super::utf8::validate::<false>
+    super::decode::decode
 );
 
 static KERNELS: Kernels = {
@@ -38,7 +36,7 @@ static KERNELS: Kernels = {
         decode_utf16: Some(decode::decode_utf16),
         decode_stopping: Some(stops::decode),
         decode_utf16_stopping: Some(stops::decode_utf16),
-        validate_stopping: Some(stops::validate),
+        validate_stopping: Some(utf8::validate_stopping),
         pairs: super::pairs::pairs_ucs4,
         pairs_utf16: super::pairs::pairs_utf16,
         count: utf8::validate::<true>,
