@@ -21,15 +21,15 @@ pub(crate) fn block_is_ascii(b: &[u8; BLOCK]) -> bool {
     (word(b, 0) | word(b, 1) | word(b, 2) | word(b, 3)) & HIGH_BITS == 0
 }
 
-/// Whether the 32 bytes of `b` are all ASCII and none is 00 (Modified
-/// UTF-8's plain bytes): `x | (x - 1)` has its top bit clear exactly for
-/// 01..7F. This runs at about a third of [`block_is_ascii`]'s speed (28-32
-/// against 98 GB/s skipping Latin text on Zen 5, as written here or on
-/// words with carries kept inside bytes): the compiler does not vectorise
-/// it as it does the plain OR.
+/// Whether the bytes of `b` are all ASCII and none is 00 (Modified
+/// UTF-8's plain bytes): all positive as signed bytes. Written as an OR of
+/// per-byte flags, which compilers vectorise into a compare per vector, and
+/// meant for 64 or more bytes a test: skipping Latin text on Zen 5
+/// (baseline x86-64), 84 GB/s, against 33 for `x | (x - 1)` over 32 bytes
+/// and 57-61 for it on 64-bit words.
 #[inline(always)]
-pub(crate) fn block_is_ascii_nonzero(b: &[u8; BLOCK]) -> bool {
-    b.iter().fold(0u8, |m, &x| m | x | x.wrapping_sub(1)) < 0x80
+pub(crate) fn all_ascii_nonzero(b: &[u8]) -> bool {
+    b.iter().fold(0u8, |m, &x| m | u8::from(x as i8 <= 0)) == 0
 }
 
 #[cfg(test)]
@@ -54,14 +54,14 @@ mod tests {
     fn any_zero_or_high_bit_anywhere_is_seen() {
         for fill in [1u8, b'a', 0x7F] {
             let mut block = [fill; BLOCK];
-            assert!(block_is_ascii_nonzero(&block));
+            assert!(all_ascii_nonzero(&block));
             for at in 0..BLOCK {
                 for bad in (0x80..=0xFFu8).chain([0]) {
                     block[at] = bad;
-                    assert!(!block_is_ascii_nonzero(&block), "{bad:02X} at {at}");
+                    assert!(!all_ascii_nonzero(&block), "{bad:02X} at {at}");
                 }
                 block[at] = 1;
-                assert!(block_is_ascii_nonzero(&block));
+                assert!(all_ascii_nonzero(&block));
                 block[at] = fill;
             }
         }
