@@ -14,12 +14,15 @@
 //! * `utf16`: UTF-16 to UTF-8, surrogates paired in place, then `ucs4`'s
 //!   lane encoding.
 //! * `latin1`: Latin-1 to UTF-8 and back, ASCII runs copied.
+//! * `pairs`: runs of CESU-8 surrogate pairs (Emoji in CESU-8 and Modified
+//!   UTF-8), eight a step.
 //! * `stats`: classification folded into the validation loop, and the
 //!   sizes of valid text (characters, UTF-16 units, UTF-8 bytes of UTF-16).
 
 mod decode;
 mod latin1;
 mod pair_check;
+mod pairs;
 mod stats;
 mod ucs4;
 mod utf16;
@@ -35,8 +38,8 @@ static KERNELS: Kernels = {
         decode_stopping: Some(decode::decode_stopping),
         decode_utf16_stopping: Some(decode::decode_utf16_stopping),
         validate_stopping: Some(utf8::validate_stopping),
-        pairs: super::pairs::pairs_ucs4,
-        pairs_utf16: super::pairs::pairs_utf16,
+        pairs: pairs::pairs_ucs4,
+        pairs_utf16: pairs::pairs_utf16,
         count: utf8::count,
         encode: ucs4::encode,
         encode_utf16: Some(utf16::encode_utf16),
