@@ -204,6 +204,31 @@ fn sixteen_cesu_pairs(units: __m512i) -> Option<[__m512i; 2]> {
     Some([place(CESU_LAYOUT[0]), place(CESU_LAYOUT[1])])
 }
 
+/// Writes the UTF-8 (or, with `MODE`, Modified UTF-8) of 16 units in
+/// 32-bit lanes, none a surrogate, at `out`; returns the bytes written.
+///
+/// # Safety
+/// `out` has room for 48 bytes.
+#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,popcnt")]
+#[inline]
+unsafe fn bmp_lanes<const MODE: u8>(v: __m512i, out: *mut u8) -> usize {
+    // U+0000 in Modified UTF-8, as in the general step.
+    let zeros = if MODE == Mode::MUTF8 {
+        _mm512_cmpeq_epi32_mask(v, _mm512_setzero_si512())
+    } else {
+        0
+    };
+    let scalars = _mm512_mask_mov_epi32(v, zeros, _mm512_set1_epi32(0x80));
+    let (encoded, used) = utf8_lanes(scalars, u16::MAX);
+    // (No branch: a masked XOR costs less.)
+    let encoded = _mm512_mask_xor_epi32(encoded, zeros, encoded, _mm512_set1_epi32(2));
+    let total = used.count_ones() as usize;
+    let packed = _mm512_maskz_compress_epi8(used, encoded);
+    // SAFETY: exactly `total` (at most 48) bytes, which the caller has.
+    unsafe { _mm512_mask_storeu_epi8(out.cast(), low_bits(total as u32), packed) };
+    total
+}
+
 #[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,popcnt,bmi1")]
 unsafe fn encode<const SWAP: bool, const MODE: u8>(
     src: &[u16],
@@ -283,6 +308,24 @@ unsafe fn encode<const SWAP: bool, const MODE: u8>(
                 last = _mm512_setzero_si512();
                 continue;
             }
+        }
+        // 32 units with no surrogate (CJK, Indic scripts): both halves in
+        // one step, without the pairing.
+        if rest >= 32
+            && cap - written >= 96
+            && _mm512_cmpeq_epi16_mask(_mm512_and_si512(units, w(0xF800)), w(0xD800)) == 0
+        {
+            for half in [
+                _mm512_castsi512_si256(units),
+                _mm512_extracti64x4_epi64::<1>(units),
+            ] {
+                // SAFETY: at most 48 bytes each, within the 96 checked.
+                written +=
+                    unsafe { bmp_lanes::<MODE>(_mm512_cvtepu16_epi32(half), out.add(written)) };
+            }
+            i += 32;
+            (last, carry, all_surrogates) = (_mm512_setzero_si512(), false, false);
+            continue;
         }
         // Unit `j` is the first not yet written: with `carry`, unit `i` is
         // the low half of a pair the step before wrote.
