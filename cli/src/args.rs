@@ -132,9 +132,12 @@ pub struct DecodeArgs {
     #[arg(long, value_enum, default_value_t = Form::Utf32Le, ignore_case = true)]
     pub to: Form,
     /// What to do with ill-formed UTF-8 (and, to Latin-1, with characters
-    /// above U+00FF: strict or replace only)
+    /// above U+00FF: strict, replace or ignore only)
     #[arg(long, value_enum, default_value_t = PolicyArg::Strict, ignore_case = true)]
     pub policy: PolicyArg,
+    /// Do not print how many errors the policy handled on standard error
+    #[arg(short, long)]
+    pub quiet: bool,
     /// The UTF-8 the input is in (not with --to latin1)
     #[arg(
         long,
@@ -153,9 +156,13 @@ pub struct EncodeArgs {
     /// The input form
     #[arg(long, value_enum, default_value_t = Form::Utf32Le, ignore_case = true)]
     pub from: Form,
-    /// What to do with units that are not Unicode scalar values
+    /// What to do with units that are not Unicode scalar values (strict,
+    /// replace, escape or ignore)
     #[arg(long, value_enum, default_value_t = PolicyArg::Strict, ignore_case = true)]
     pub policy: PolicyArg,
+    /// Do not print how many errors the policy handled on standard error
+    #[arg(short, long)]
+    pub quiet: bool,
     /// The UTF-8 to write (not with --from latin1)
     #[arg(
         long,
@@ -181,6 +188,9 @@ pub struct ConvertArgs {
     /// characters the --to form cannot hold
     #[arg(long, value_enum, default_value_t = PolicyArg::Strict, ignore_case = true)]
     pub policy: PolicyArg,
+    /// Do not print how many errors the policy handled on standard error
+    #[arg(short, long)]
+    pub quiet: bool,
     /// The UTF-8 of the side that is utf-8 (the other side not latin1;
     /// not for utf-8 to utf-8)
     #[arg(
@@ -224,6 +234,8 @@ pub enum PolicyArg {
     Latin1,
     /// Each bad UTF-8 byte as windows-1252
     Cp1252,
+    /// Drop each error (Python's errors="ignore", iconv //IGNORE)
+    Ignore,
 }
 
 impl PolicyArg {
@@ -235,6 +247,7 @@ impl PolicyArg {
             PolicyArg::Escape => "escape",
             PolicyArg::Latin1 => "latin1",
             PolicyArg::Cp1252 => "cp1252",
+            PolicyArg::Ignore => "ignore",
         }
     }
 }

@@ -137,7 +137,9 @@ pub enum Decoded {
 /// Decodes UTF-8 in `dialect` from `input` to the form `to` on `out`.
 /// `file` is the input when it is a regular file: the line and column of a
 /// strict stop are then found by reading it again, not kept all along.
-/// Latin-1 is RFC 3629 UTF-8 only.
+/// Latin-1 is RFC 3629 UTF-8 only. Returns how it ended and how many
+/// errors the policy handled (the library's `handled`, summed over every
+/// call: maximal subparts, and to Latin-1 characters above U+00FF).
 pub fn decode<W: Write>(
     input: Chunks<impl Read>,
     out: &mut W,
@@ -145,7 +147,7 @@ pub fn decode<W: Write>(
     dialect: Dialect,
     progress: &Progress,
     file: Option<&File>,
-) -> Result<Decoded, Failure> {
+) -> Result<(Decoded, u64), Failure> {
     let place = place(to.strict(), file, dialect);
     decode_counting(input, out, to, dialect, progress, place, false)
 }
@@ -173,6 +175,13 @@ fn bytes_of<T: Copy>(units: &[T]) -> &[u8] {
 /// [`decode`]; with `count_units`, a strict stop also says how many
 /// characters and UTF-16 units came before it (RFC 3629 only: it counts
 /// with the library's fast counts of valid UTF-8).
+///
+/// Each output buffer holds [`CHUNK`] units, and no input byte decodes to
+/// more than one unit under any policy or dialect (a 4-byte character is
+/// two UTF-16 units, a CESU-8 pair 6 bytes and two units), so each call is
+/// given at most [`CHUNK`] bytes and never fills its buffer: a byte-wise
+/// policy (escape, latin1, cp1252) stopped by a full buffer between the
+/// bytes of one maximal subpart would have the rest counted again.
 fn decode_counting<W: Write>(
     input: Chunks<impl Read>,
     out: &mut W,
@@ -181,7 +190,7 @@ fn decode_counting<W: Write>(
     progress: &Progress,
     place: Place,
     count_units: bool,
-) -> Result<Decoded, Failure> {
+) -> Result<(Decoded, u64), Failure> {
     debug_assert!(!count_units || dialect == Dialect::Standard);
     let track = Track {
         place,
@@ -190,7 +199,7 @@ fn decode_counting<W: Write>(
     match to {
         DecodeTo::Utf32(form, policy) => {
             let mut units = vec![0u32; CHUNK];
-            decode_with(input, out, track, progress, |src, more, out| {
+            decode_with(input, out, track, progress, CHUNK, |src, more, out| {
                 let p = u8x::decode_ucs4_in(dialect, src, &mut units, policy, more);
                 let units = &mut units[..p.written];
                 for u in units.iter_mut() {
@@ -201,7 +210,7 @@ fn decode_counting<W: Write>(
         }
         DecodeTo::Utf16(form, policy) => {
             let mut units = vec![0u16; CHUNK];
-            decode_with(input, out, track, progress, |src, more, out| {
+            decode_with(input, out, track, progress, CHUNK, |src, more, out| {
                 let order = form.order();
                 let p = u8x::decode_utf16_in(dialect, src, &mut units, policy, order, more);
                 // The units are stored in the form's byte order: their bytes
@@ -212,7 +221,7 @@ fn decode_counting<W: Write>(
         DecodeTo::Latin1(policy) => {
             assert_eq!(dialect, Dialect::Standard, "Latin-1 is RFC 3629 only");
             let mut bytes = vec![0u8; CHUNK];
-            decode_with(input, out, track, progress, |src, more, out| {
+            decode_with(input, out, track, progress, CHUNK, |src, more, out| {
                 let p = u8x::decode_latin1(src, &mut bytes, policy, more);
                 out.write_all(&bytes[..p.written]).map(|()| p)
             })
@@ -232,10 +241,12 @@ pub fn copy<W: Write>(
         place: place(true, file, Dialect::Standard),
         count_units: false,
     };
-    decode_with(input, out, track, progress, |src, more, out| {
+    let whole = usize::MAX;
+    let copied = decode_with(input, out, track, progress, whole, |src, more, out| {
         let p = u8x::validate_chunk(src, more);
         out.write_all(&src[..p.read]).map(|()| p)
-    })
+    });
+    copied.map(|(decoded, _)| decoded)
 }
 
 /// What a decode keeps count of for an error report.
@@ -245,27 +256,36 @@ struct Track<'f> {
     count_units: bool,
 }
 
-/// Runs `step` over the input a chunk at a time. `step(src, more, out)`
-/// decodes a prefix of `src`, writes its output to `out` and returns the
-/// library's progress.
+/// Runs `step` over the input a chunk at a time, at most `most` bytes a
+/// call. `step(src, more, out)` decodes a prefix of `src`, writes its
+/// output to `out` and returns the library's progress. Returns how the
+/// input ended and the sum of the calls' `handled`.
 fn decode_with<W: Write>(
     mut chunks: Chunks<impl Read>,
     out: &mut W,
     mut track: Track,
     progress: &Progress,
+    most: usize,
     mut step: impl FnMut(&[u8], bool, &mut W) -> std::io::Result<u8x::Progress>,
-) -> Result<Decoded, Failure> {
+) -> Result<(Decoded, u64), Failure> {
     let mut stop = Stop {
         offset: 0,
         at: Position::default(),
         chars: 0,
         units16: 0,
     };
+    let mut handled = 0u64;
     while let Some(chunk) = chunks.next_chunk().map_err(Failure::Input)? {
         let data = chunk.data;
-        let mut pos = 0;
+        let mut pos = 0usize;
         loop {
-            let p = step(&data[pos..], chunk.more, out).map_err(Failure::Output)?;
+            // A piece cut short of the chunk's end is followed by more
+            // input: a sequence it cuts is carried over, as at a chunk's
+            // end, so the pieces decode (and count) as the whole chunk.
+            let end = pos.saturating_add(most).min(data.len());
+            let more = chunk.more || end < data.len();
+            let p = step(&data[pos..end], more, out).map_err(Failure::Output)?;
+            handled += p.handled as u64;
             // Tracked only under the strict policy: what was read is valid.
             let valid = &data[pos..pos + p.read];
             track.place.valid(valid);
@@ -279,7 +299,7 @@ fn decode_with<W: Write>(
                     stop.offset = chunk.offset + pos as u64;
                     stop.at = track.place.error(stop.offset, e.len as usize)?;
                     if e.kind != u8x::ErrorKind::NotRepresentable {
-                        return Ok(Decoded::IllFormed { stop, kind: e.kind });
+                        return Ok((Decoded::IllFormed { stop, kind: e.kind }, handled));
                     }
                     // Above U+00FF (to Latin-1) or, in legacy UTF-8, above
                     // U+10FFFF (to UTF-16): legacy UTF-8 reads either.
@@ -289,19 +309,23 @@ fn decode_with<W: Write>(
                         u8x::decode_ucs4_in(Dialect::Legacy, bad, &mut one, Policy::Strict, false);
                     let whole = p.status == Status::Done && p.written == 1 && !bad.is_empty();
                     let value = whole.then_some(one[0]);
-                    return Ok(Decoded::Unrepresentable { stop, value });
+                    return Ok((Decoded::Unrepresentable { stop, value }, handled));
                 }
-                // The output buffers hold a whole chunk's output, but resume
-                // where the call stopped all the same.
+                // The output buffers hold what `most` bytes decode to, but
+                // resume where the call stopped all the same.
                 Status::OutputFull => assert!(p.read > 0 || p.written > 0, "no progress"),
-                // Done, or Incomplete: the cut sequence is carried over.
+                // Done, or Incomplete: on to the next piece, or at the
+                // chunk's end the cut sequence is carried over.
+                Status::Done | Status::Incomplete { .. } if end < data.len() => {
+                    assert!(p.read > 0, "no progress");
+                }
                 Status::Done | Status::Incomplete { .. } => break,
             }
         }
         progress.advance(pos as u64);
         chunks.consume(pos);
     }
-    Ok(Decoded::Done)
+    Ok((Decoded::Done, handled))
 }
 
 /// What `encode` reads, and what it does with units that are not Unicode
@@ -362,6 +386,9 @@ struct Encoder<R> {
     units16: Vec<u16>,
     /// How the input ended, once it has.
     end: Option<Encoded>,
+    /// The sum of the calls' `handled`: invalid units replaced, escaped or
+    /// dropped. A full output buffer never splits what one unit becomes.
+    handled: u64,
 }
 
 impl<R: Read> Encoder<R> {
@@ -378,6 +405,7 @@ impl<R: Read> Encoder<R> {
             units32: Vec::new(),
             units16: Vec::new(),
             end: None,
+            handled: 0,
         }
     }
 
@@ -433,6 +461,7 @@ impl<R: Read> Encoder<R> {
                 EncodeFrom::Latin1 => u8x::encode_latin1(&data[done..], bytes),
             };
             emit(&bytes[..p.written])?;
+            self.handled += p.handled as u64;
             done += p.read;
             if p.status != Status::OutputFull {
                 break p.status;
@@ -465,19 +494,21 @@ impl<R: Read> Encoder<R> {
 }
 
 /// Encodes the form `from` on `input` to UTF-8 in `dialect` on `out`
-/// (RFC 3629 from Latin-1).
+/// (RFC 3629 from Latin-1). Returns how it ended and how many invalid
+/// units the policy handled.
 pub fn encode(
     input: Chunks<impl Read>,
     out: &mut impl Write,
     from: EncodeFrom,
     dialect: Dialect,
     progress: &Progress,
-) -> Result<Encoded, Failure> {
+) -> Result<(Encoded, u64), Failure> {
     let mut encoder = Encoder::new(input, from, dialect);
     while encoder.next(progress, |bytes| {
         out.write_all(bytes).map_err(Failure::Output)
     })? {}
-    Ok(encoder.end.take().expect("the input has ended"))
+    let end = encoder.end.take().expect("the input has ended");
+    Ok((end, encoder.handled))
 }
 
 /// The UTF-8 an [`Encoder`] produces, as a reader: what `convert` decodes
@@ -524,14 +555,16 @@ pub enum Transcoded {
 }
 
 /// Converts the form of `from` to the form of `to` through UTF-8, a chunk
-/// at a time.
+/// at a time. Returns how it ended and how many errors the policy handled:
+/// each invalid unit of the input once, and each character the Latin-1
+/// output cannot hold once.
 pub fn transcode(
     input: Chunks<impl Read>,
     out: &mut impl Write,
     from: EncodeFrom,
     to: DecodeTo,
     progress: &Progress,
-) -> Result<Transcoded, Failure> {
+) -> Result<(Transcoded, u64), Failure> {
     let mut reader = Utf8Reader {
         encoder: Encoder::new(input, from, Dialect::Standard),
         progress,
@@ -541,12 +574,26 @@ pub fn transcode(
     let std = Dialect::Standard;
     let place = place(to.strict(), None, std);
     let chunks = Chunks::new(&mut reader);
-    let decoded = decode_counting(chunks, out, to, std, &Progress::none(), place, true)?;
+    let (decoded, decoding) =
+        decode_counting(chunks, out, to, std, &Progress::none(), place, true)?;
+    let encoding = reader.encoder.handled;
+    let handled = match to {
+        // Each invalid unit became U+FFFD, which is not in Latin-1 either:
+        // the output stage counted it again with the characters.
+        DecodeTo::Latin1(Latin1Policy::Replace(_)) => decoding,
+        // Dropped units left nothing for the output stage; it counts only
+        // the characters it dropped.
+        DecodeTo::Latin1(_) => encoding + decoding,
+        // The output stage is strict, or (escape) turns the bytes the
+        // input stage wrote for U+DC80..U+DCFF back into those units:
+        // nothing more to count.
+        DecodeTo::Utf32(..) | DecodeTo::Utf16(..) => encoding,
+    };
     if decoded != Decoded::Done {
-        return Ok(Transcoded::Decoded(decoded));
+        return Ok((Transcoded::Decoded(decoded), handled));
     }
     let end = reader.encoder.end.take().unwrap_or(Encoded::Done);
-    Ok(Transcoded::Encoded(end))
+    Ok((Transcoded::Encoded(end), handled))
 }
 
 #[cfg(test)]
@@ -562,6 +609,7 @@ mod tests {
             Dialect::Standard,
             &Progress::none(),
         )
+        .map(|(end, _)| end)
     }
 
     /// [`decode`] of a whole input in memory.
@@ -574,6 +622,7 @@ mod tests {
             &Progress::none(),
             None,
         )
+        .map(|(end, _)| end)
     }
 
     #[test]

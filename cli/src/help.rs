@@ -128,18 +128,29 @@ Policies for ill-formed sequences:
            (in UTF-16 these are lone surrogates, so not well-formed UTF-16)
   latin1   each bad byte as ISO-8859-1
   cp1252   each bad byte as windows-1252 (WHATWG mapping)
+  ignore   each maximal subpart dropped (Python's errors=\"ignore\", iconv's
+           //IGNORE): the count below is all that is left of it
 
-With --to latin1, only strict and replace are accepted; they apply to
-characters above U+00FF as to ill-formed sequences. strict stops at the first
-one; for a character it prints
+With --to latin1, only strict, replace and ignore are accepted; they apply
+to characters above U+00FF as to ill-formed sequences. strict stops at the
+first one; for a character it prints
   'u8x: FILE:LINE:COLUMN: byte offset N: character not representable in the
   output form (U+20AC is not in Latin-1)'
 replace writes one '?' (3F) for each (as Python's
-bytes.decode('utf-8', 'replace').encode('latin-1', 'replace')).";
+bytes.decode('utf-8', 'replace').encode('latin-1', 'replace')), ignore
+nothing.
+
+Under every policy but strict, how many ill-formed sequences (maximal
+subparts) it handled is said on standard error when there were any (not
+with -q), one line, as 'u8x fix' says it:
+  'u8x: replaced N ill-formed sequences' (escaped, dropped; 'decoded N
+  ill-formed sequences as ISO-8859-1' or 'as windows-1252'; to latin1,
+  'N ill-formed sequences or characters not in Latin-1')";
 
 pub const DECODE_AFTER: &str = "\
-Exit status: 0 on success, 1 if strict decoding met an ill-formed sequence
-or a character not in Latin-1, 2 on a usage or I/O error.";
+Exit status: 0 on success (whatever a non-strict policy handled), 1 if strict
+decoding met an ill-formed sequence or a character not in Latin-1, 2 on a
+usage or I/O error.";
 
 pub const ENCODE: &str = "\
 Encodes FORM from FILE ('-' or none: standard input) to UTF-8 on OUT
@@ -172,6 +183,11 @@ without its other half):
   replace  write U+FFFD instead (one per unit)
   escape   U+DC80..U+DCFF become the byte they escape (the inverse of
            'decode --policy escape'); any other invalid unit stops as strict
+  ignore   drop them (Python's errors=\"ignore\", iconv's //IGNORE)
+(latin1 and cp1252 are for decoding only.) Under every policy but strict,
+how many units it handled is said on standard error when there were any
+(not with -q): 'u8x: replaced N invalid units' (escaped, dropped; from
+UTF-16 'N unpaired surrogates'), before any error that stopped it.
 
 An input whose length is not a multiple of the unit (4 bytes for UTF-32, 2
 for UTF-16) is not in that form: the complete units are encoded (to standard
@@ -179,8 +195,9 @@ output; a file OUT is left unchanged), then u8x reports the length and exits
 with 1. A high surrogate just before the odd last byte is unpaired.";
 
 pub const ENCODE_AFTER: &str = "\
-Exit status: 0 on success, 1 on an invalid unit or a bad input length, 2 on a
-usage or I/O error.";
+Exit status: 0 on success (whatever a non-strict policy handled), 1 on an
+invalid unit the policy stops at or a bad input length, 2 on a usage or I/O
+error.";
 
 pub const CONVERT: &str = "\
 Converts FILE ('-' or none: standard input) from the --from form to the --to
@@ -188,12 +205,18 @@ form on OUT (default: standard output), streaming in constant memory. The
 forms are utf-8, utf-32le, utf-32be, utf-16le, utf-16be and latin1.
 
 From utf-8 this is 'u8x decode --to', to utf-8 'u8x encode --from', and
-utf-8 to utf-8 is 'u8x fix' with its exit statuses (strict: 'u8x decode'
-without the decoding). Between two other forms the text goes through UTF-8:
-the --policy applies to the input as 'encode' applies it (strict, replace,
-escape), then, for latin1 output, to characters above U+00FF as 'decode'
-does (strict stops, replace writes '?'). escape carries U+DC80..U+DCFF
-through unchanged (UTF-16 and UTF-32 keep them as lone surrogates).
+utf-8 to utf-8 is 'u8x fix' with its exit statuses and summary (strict: 'u8x
+decode' without the decoding; escape is refused). Between two other forms
+the text goes through UTF-8: the --policy applies to the input as 'encode'
+applies it (strict, replace, escape, ignore), then, for latin1 output, to
+characters above U+00FF as 'decode' does (strict stops, replace writes '?',
+ignore drops them). escape carries U+DC80..U+DCFF through unchanged (UTF-16
+and UTF-32 keep them as lone surrogates).
+
+Under every policy but strict, how many errors it handled is said on
+standard error as 'decode' and 'encode' say it (not with -q), each counted
+once: 'u8x: replaced N unpaired surrogates or characters not in Latin-1'
+counts a lone surrogate once though its U+FFFD then becomes '?'.
 
 Errors name a line and column where the input is UTF-8, and a unit index
 otherwise, with the same messages as 'decode' and 'encode'.
@@ -204,6 +227,7 @@ side is utf-8, and from utf-8 to utf-8 (to rewrite a dialect as RFC 3629
 UTF-8, pipe 'u8x decode --dialect NAME' into 'u8x encode').";
 
 pub const CONVERT_AFTER: &str = "\
-Exit status: 0 on success, 1 if the input was not in the --from form or a
-character had no place in the --to form and the policy stopped, 2 on a usage
-or I/O error.";
+Exit status: 0 on success (whatever a non-strict policy handled; from utf-8
+to utf-8, 1 when something was repaired, as 'u8x fix'), 1 if the input was
+not in the --from form or a character had no place in the --to form and the
+policy stopped, 2 on a usage or I/O error.";

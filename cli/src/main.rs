@@ -112,18 +112,29 @@ fn run(cli: Cli) -> u8 {
                 FixPolicyArg::Escape => FixPolicy::Backslash,
             };
             let jobs = args.jobs.jobs;
-            convert_command(&args.io, args.quiet, Conversion::Fix(policy, jobs))
+            let conversion = Conversion::Fix(policy, jobs);
+            convert_command(&args.io, args.quiet, conversion, Some(Handled::FIXED))
         }
         args::Command::Decode(args) => match decoding(args.to, args.policy, args.dialect) {
-            Ok(conversion) => convert_command(&args.io, false, conversion),
+            Ok(conversion) => {
+                let handled = Handled::by(args.policy, None, Some(args.to));
+                convert_command(&args.io, args.quiet, conversion, handled)
+            }
             Err(message) => usage_error("decode", &message),
         },
         args::Command::Encode(args) => match encoding(args.from, args.policy, args.dialect) {
-            Ok(conversion) => convert_command(&args.io, false, conversion),
+            Ok(conversion) => {
+                let handled = Handled::by(args.policy, Some(args.from), None);
+                convert_command(&args.io, args.quiet, conversion, handled)
+            }
             Err(message) => usage_error("encode", &message),
         },
         args::Command::Convert(args) => match conversion(&args) {
-            Ok(conversion) => convert_command(&args.io, false, conversion),
+            Ok(conversion) => {
+                let (from, to) = (args.from.form(), args.to.form());
+                let handled = Handled::by(args.policy, from, to);
+                convert_command(&args.io, args.quiet, conversion, handled)
+            }
             Err(message) => usage_error("convert", &message),
         },
         args::Command::Completions { shell } => {
@@ -195,6 +206,74 @@ enum Conversion {
 /// The replacement byte of `decode --to latin1 --policy replace`.
 const LATIN1_REPLACEMENT: u8 = b'?';
 
+/// What a conversion's policy did with the errors it met, told on standard
+/// error in one line whatever the command: `fix`'s "u8x: fixed 3
+/// ill-formed sequences", and after it "u8x: dropped 3 ill-formed
+/// sequences", "u8x: replaced 1 unpaired surrogate", "u8x: decoded 2
+/// ill-formed sequences as windows-1252".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Handled {
+    verb: &'static str,
+    /// What was handled: one, and more than one.
+    what: (&'static str, &'static str),
+    /// After the count and `what`: how, or nothing.
+    how: &'static str,
+}
+
+impl Handled {
+    /// `fix`, and `convert` from utf-8 to utf-8 (which is `fix`).
+    const FIXED: Handled = Handled {
+        verb: "fixed",
+        what: SEQUENCES,
+        how: "",
+    };
+
+    /// What `policy` does when converting from `from` to `to` (`None`:
+    /// UTF-8); nothing under the strict policy, which stops instead.
+    fn by(policy: PolicyArg, from: Option<Form>, to: Option<Form>) -> Option<Handled> {
+        let (verb, how) = match policy {
+            PolicyArg::Strict => return None,
+            PolicyArg::Replace => ("replaced", ""),
+            PolicyArg::Escape => ("escaped", ""),
+            PolicyArg::Ignore => ("dropped", ""),
+            PolicyArg::Latin1 => ("decoded", " as ISO-8859-1"),
+            PolicyArg::Cp1252 => ("decoded", " as windows-1252"),
+        };
+        let what = match (from, to) {
+            (None, None) => return Some(Handled::FIXED),
+            (None, Some(Form::Latin1)) => (
+                "ill-formed sequence or character not in Latin-1",
+                "ill-formed sequences or characters not in Latin-1",
+            ),
+            (None, Some(_)) => SEQUENCES,
+            (Some(Form::Utf16Le | Form::Utf16Be), Some(Form::Latin1)) => (
+                "unpaired surrogate or character not in Latin-1",
+                "unpaired surrogates or characters not in Latin-1",
+            ),
+            (Some(Form::Utf16Le | Form::Utf16Be), _) => {
+                ("unpaired surrogate", "unpaired surrogates")
+            }
+            // From Latin-1 nothing is invalid, and no character is above
+            // U+00FF: never told.
+            (Some(_), Some(Form::Latin1)) => (
+                "invalid unit or character not in Latin-1",
+                "invalid units or characters not in Latin-1",
+            ),
+            (Some(_), _) => ("invalid unit", "invalid units"),
+        };
+        Some(Handled { verb, what, how })
+    }
+
+    /// "u8x: dropped 3 ill-formed sequences".
+    fn message(self, n: u64) -> String {
+        let what = if n == 1 { self.what.0 } else { self.what.1 };
+        format!("u8x: {} {n} {what}{}", self.verb, self.how)
+    }
+}
+
+/// What `fix` and decoding count: maximal subparts of ill-formed UTF-8.
+const SEQUENCES: (&str, &str) = ("ill-formed sequence", "ill-formed sequences");
+
 /// `decode --to FORM --policy P`, if that policy can write that form.
 fn decode_to(to: Form, policy: PolicyArg) -> Result<DecodeTo, String> {
     if to == Form::Latin1 {
@@ -204,8 +283,9 @@ fn decode_to(to: Form, policy: PolicyArg) -> Result<DecodeTo, String> {
         return match policy {
             PolicyArg::Strict => Ok(DecodeTo::Latin1(Latin1Policy::Strict)),
             PolicyArg::Replace => Ok(DecodeTo::Latin1(Latin1Policy::Replace(LATIN1_REPLACEMENT))),
+            PolicyArg::Ignore => Ok(DecodeTo::Latin1(Latin1Policy::Ignore)),
             p => Err(format!(
-                "policy '{}' cannot write to latin1 (expected one of: strict, replace)",
+                "policy '{}' cannot write to latin1 (expected one of: strict, replace, ignore)",
                 p.name()
             )),
         };
@@ -216,6 +296,7 @@ fn decode_to(to: Form, policy: PolicyArg) -> Result<DecodeTo, String> {
         PolicyArg::Escape => Policy::Escape,
         PolicyArg::Latin1 => Policy::Latin1,
         PolicyArg::Cp1252 => Policy::Cp1252,
+        PolicyArg::Ignore => Policy::Ignore,
     };
     Ok(match to {
         Form::Utf32Le | Form::Utf32Be => DecodeTo::Utf32(to, policy),
@@ -229,9 +310,11 @@ fn encode_from(from: Form, policy: PolicyArg) -> Result<EncodeFrom, String> {
         PolicyArg::Strict => EncodePolicy::Strict,
         PolicyArg::Replace => EncodePolicy::Replace('\u{FFFD}'),
         PolicyArg::Escape => EncodePolicy::Escape,
+        PolicyArg::Ignore => EncodePolicy::Ignore,
         p => {
             return Err(format!(
-                "policy '{}' does not apply to encoding (expected one of: strict, replace, escape)",
+                "policy '{}' does not apply to encoding (expected one of: strict, replace, \
+                 escape, ignore)",
                 p.name()
             ))
         }
@@ -299,6 +382,7 @@ fn conversion(args: &ConvertArgs) -> Result<Conversion, String> {
             PolicyArg::Replace => Conversion::Fix(FixPolicy::Decode(u8x::REPLACE), None),
             PolicyArg::Latin1 => Conversion::Fix(FixPolicy::Decode(Policy::Latin1), None),
             PolicyArg::Cp1252 => Conversion::Fix(FixPolicy::Decode(Policy::Cp1252), None),
+            PolicyArg::Ignore => Conversion::Fix(FixPolicy::Decode(Policy::Ignore), None),
             PolicyArg::Escape => {
                 return Err("policy 'escape' cannot write to utf-8 from utf-8 (its \
                             U+DC80..U+DCFF have no UTF-8 form; see 'u8x fix --policy escape')"
@@ -311,23 +395,35 @@ fn conversion(args: &ConvertArgs) -> Result<Conversion, String> {
             let encode = encode_from(from, policy)?;
             // The UTF-8 in between is well-formed, but for the bytes that
             // escape keeps as they were, which it turns back into escapes.
-            let decode =
-                match policy {
-                    PolicyArg::Escape if to != Form::Latin1 => PolicyArg::Escape,
-                    PolicyArg::Replace if to == Form::Latin1 => PolicyArg::Replace,
-                    PolicyArg::Escape => return Err(
-                        "policy 'escape' cannot write to latin1 (expected one of: strict, replace)"
+            let decode = match policy {
+                PolicyArg::Escape if to != Form::Latin1 => PolicyArg::Escape,
+                // Replace and ignore apply to the characters Latin-1
+                // cannot hold as to the invalid units.
+                PolicyArg::Replace if to == Form::Latin1 => PolicyArg::Replace,
+                PolicyArg::Ignore if to == Form::Latin1 => PolicyArg::Ignore,
+                PolicyArg::Escape => {
+                    return Err(
+                        "policy 'escape' cannot write to latin1 (expected one of: strict, \
+                         replace, ignore)"
                             .to_string(),
-                    ),
-                    _ => PolicyArg::Strict,
-                };
+                    )
+                }
+                _ => PolicyArg::Strict,
+            };
             Conversion::Transcode(encode, decode_to(to, decode)?)
         }
     })
 }
 
 /// Runs `fix`, `decode`, `encode` or `convert` and returns the exit status.
-fn convert_command(io_args: &InOut, quiet: bool, conversion: Conversion) -> u8 {
+/// `handled` tells what the policy does with an error (`None`: it stops);
+/// unless `quiet`, how many errors it handled is said on standard error.
+fn convert_command(
+    io_args: &InOut,
+    quiet: bool,
+    conversion: Conversion,
+    handled: Option<Handled>,
+) -> u8 {
     let source = match &io_args.file {
         None => Source::Stdin,
         Some(file) => Source::from_arg(file),
@@ -372,11 +468,12 @@ fn convert_command(io_args: &InOut, quiet: bool, conversion: Conversion) -> u8 {
                 }
                 _ => fix::fix(Chunks::prefetched(reader), out, policy, &progress),
             }
-            .map(Outcome::Fixed)
+            .map(|n| (Outcome::Fixed(n), n))
         }
         Conversion::Copy => {
             let file = input.regular.as_ref().map(|(file, _)| file);
-            convert::copy(Chunks::prefetched(reader), out, &progress, file).map(Outcome::Decoded)
+            convert::copy(Chunks::prefetched(reader), out, &progress, file)
+                .map(|d| (Outcome::Decoded(d), 0))
         }
         Conversion::Decode(to, dialect) => {
             let file = input.regular.as_ref().map(|(file, _)| file);
@@ -388,25 +485,25 @@ fn convert_command(io_args: &InOut, quiet: bool, conversion: Conversion) -> u8 {
                 &progress,
                 file,
             )
-            .map(Outcome::Decoded)
+            .map(|(d, n)| (Outcome::Decoded(d), n))
         }
         Conversion::Encode(from, dialect) => {
             convert::encode(Chunks::prefetched(reader), out, from, dialect, &progress)
-                .map(Outcome::Encoded)
+                .map(|(e, n)| (Outcome::Encoded(e), n))
         }
         Conversion::Transcode(from, to) => {
             convert::transcode(Chunks::prefetched(reader), out, from, to, &progress).map(
-                |t| match t {
-                    Transcoded::Encoded(e) => Outcome::Encoded(e),
-                    Transcoded::Decoded(d) => Outcome::Transcoded(from.form(), d),
+                |(t, n)| match t {
+                    Transcoded::Encoded(e) => (Outcome::Encoded(e), n),
+                    Transcoded::Decoded(d) => (Outcome::Transcoded(from.form(), d), n),
                 },
             )
         }
     };
     drop(progress);
     let (out_name, is_stdout) = (sink.name.clone(), sink.is_stdout);
-    let outcome = match result {
-        Ok(outcome) => outcome,
+    let (outcome, count) = match result {
+        Ok(done) => done,
         Err(Failure::Input(e)) => {
             // What was converted so far reaches standard output before the
             // message; a file OUT stays as it was.
@@ -431,7 +528,12 @@ fn convert_command(io_args: &InOut, quiet: bool, conversion: Conversion) -> u8 {
     if let Err(e) = finished {
         return output_failure(e, &out_name, is_stdout);
     }
-    let status = report(&outcome, &input_name, quiet);
+    // Before any error report: what the output (standard output's, or
+    // OUT's had it been kept) holds in place of what the policy handled.
+    if let Some(handled) = handled.filter(|_| count > 0 && !quiet) {
+        eprintln!("{}", handled.message(count));
+    }
+    let status = report(&outcome, &input_name);
     if kept {
         eprintln!("u8x: {out_name}: left unchanged (the input was not converted to its end)");
     }
@@ -472,18 +574,12 @@ fn not_in_latin1(value: Option<u32>) -> String {
 }
 
 /// Reports how a conversion ended on standard error; returns the exit status.
-fn report(outcome: &Outcome, input_name: &str, quiet: bool) -> u8 {
+fn report(outcome: &Outcome, input_name: &str) -> u8 {
     match *outcome {
         Outcome::Fixed(0) => OK,
         // As `check` on the same input: the output is written, but a script
-        // learns that the input was not UTF-8.
-        Outcome::Fixed(n) => {
-            if !quiet {
-                let s = if n == 1 { "" } else { "s" };
-                eprintln!("u8x: fixed {n} ill-formed sequence{s}");
-            }
-            INVALID
-        }
+        // learns that the input was not UTF-8 (the count is told before).
+        Outcome::Fixed(_) => INVALID,
         Outcome::Decoded(Decoded::Done) | Outcome::Encoded(Encoded::Done) => OK,
         Outcome::Transcoded(_, Decoded::Done) => OK,
         Outcome::Decoded(Decoded::IllFormed { stop, kind }) => {

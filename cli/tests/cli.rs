@@ -509,22 +509,41 @@ fn decode_policies() {
     let data = rng.text(2 * CHUNK + 3, 20);
     let f = TempFile::new("dp.txt", &data);
     let lossy = String::from_utf8_lossy(&data);
-    let cases: [(&str, Vec<u8>); 4] = [
-        ("replace", utf32le(&lossy)),
+    let n = std_errors(&data).len();
+    let cases: [(&str, Vec<u8>, String); 5] = [
+        (
+            "replace",
+            utf32le(&lossy),
+            told("replaced", n, sequences(n), ""),
+        ),
         (
             "latin1",
             utf32le(&per_byte_fix(&data, |b| char::from(b).to_string())),
+            told("decoded", n, sequences(n), " as ISO-8859-1"),
         ),
         (
             "cp1252",
             utf32le(&per_byte_fix(&data, |b| cp1252(b).to_string())),
+            told("decoded", n, sequences(n), " as windows-1252"),
         ),
-        ("escape", escape_decode(&data)),
+        (
+            "escape",
+            escape_decode(&data),
+            told("escaped", n, sequences(n), ""),
+        ),
+        (
+            "ignore",
+            utf32le(&per_byte_fix(&data, |_| String::new())),
+            told("dropped", n, sequences(n), ""),
+        ),
     ];
-    for (policy, expected) in cases {
+    for (policy, expected, summary) in cases {
         let run = u8x(&["decode", "--policy", policy, f.path()], None);
-        assert_eq!((run.code, &*run.stderr), (0, ""), "{policy}");
+        assert_eq!((run.code, &*run.stderr), (0, &*summary), "{policy}");
         assert!(run.stdout == expected, "{policy}: output differs");
+        let run = u8x(&["decode", "-q", "--policy", policy, f.path()], None);
+        assert_eq!((run.code, &*run.stderr), (0, ""), "{policy} -q");
+        assert!(run.stdout == expected, "{policy} -q: output differs");
     }
 }
 
@@ -541,7 +560,9 @@ fn escape_round_trips_random_bytes() {
         &["decode", "--policy", "escape", "-o", mid.path(), f.path()],
         None,
     );
-    assert_eq!((run.code, &*run.stderr), (0, ""));
+    let n = std_errors(&data).len();
+    let summary = told("escaped", n, sequences(n), "");
+    assert_eq!((run.code, &*run.stderr), (0, &*summary));
     assert!(mid.read() == escape_decode(&data));
     let run = u8x(
         &[
@@ -554,7 +575,11 @@ fn escape_round_trips_random_bytes() {
         ],
         None,
     );
-    assert_eq!((run.code, &*run.stderr), (0, ""));
+    // Each lone surrogate U+DC80..U+DCFF escaped back into its byte.
+    let units = escape_code_points(&data);
+    let lone = units.iter().filter(|&&u| (0xDC80..=0xDCFF).contains(&u));
+    let summary = told("escaped", lone.count(), "invalid units", "");
+    assert_eq!((run.code, &*run.stderr), (0, &*summary));
     assert!(back.read() == data, "escape round trip");
     // And through pipes.
     let run = u8x(&["encode", "--policy=escape", "-"], Some(&mid.read()));
@@ -609,12 +634,18 @@ fn encode_replace_and_escape_policies() {
     let run = u8x(&["encode", "--policy", "replace"], Some(&units_le(&units)));
     assert_eq!(run.code, 0);
     assert_eq!(run.out(), "a\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}b");
+    assert_eq!(run.stderr, "u8x: replaced 4 invalid units\n");
+    let run = u8x(&["encode", "--policy", "ignore"], Some(&units_le(&units)));
+    assert_eq!((run.code, run.out()), (0, "ab"));
+    assert_eq!(run.stderr, "u8x: dropped 4 invalid units\n");
+    // What was escaped before the stop is told first.
     let run = u8x(&["encode", "--policy", "escape"], Some(&units_le(&units)));
     assert_eq!(run.code, 1);
     assert_eq!(run.stdout, b"a\x80");
     assert_eq!(
         run.stderr,
-        "u8x: (standard input): unit 2 (byte offset 8): value above U+10FFFF (value 0xFFFFFFFF)\n"
+        "u8x: escaped 1 invalid unit\n\
+         u8x: (standard input): unit 2 (byte offset 8): value above U+10FFFF (value 0xFFFFFFFF)\n"
     );
 }
 
@@ -1201,19 +1232,42 @@ fn decode_to_utf16_policies_on_large_damaged_text() {
     let latin1 = per_byte_fix(&data, |b| char::from(b).to_string());
     let cp1252 = per_byte_fix(&data, |b| cp1252(b).to_string());
     let escape = code_points_utf16(&escape_code_points(&data));
+    let ignore = per_byte_fix(&data, |_| String::new());
+    let n = std_errors(&data).len();
     for (form, big) in UTF16_FORMS {
-        let cases: [(&str, Vec<u8>); 4] = [
-            ("replace", utf16(&lossy, big)),
-            ("latin1", utf16(&latin1, big)),
-            ("cp1252", utf16(&cp1252, big)),
-            ("escape", units16_bytes(&escape, big)),
+        let cases: [(&str, Vec<u8>, String); 5] = [
+            (
+                "replace",
+                utf16(&lossy, big),
+                told("replaced", n, sequences(n), ""),
+            ),
+            (
+                "latin1",
+                utf16(&latin1, big),
+                told("decoded", n, sequences(n), " as ISO-8859-1"),
+            ),
+            (
+                "cp1252",
+                utf16(&cp1252, big),
+                told("decoded", n, sequences(n), " as windows-1252"),
+            ),
+            (
+                "escape",
+                units16_bytes(&escape, big),
+                told("escaped", n, sequences(n), ""),
+            ),
+            (
+                "ignore",
+                utf16(&ignore, big),
+                told("dropped", n, sequences(n), ""),
+            ),
         ];
-        for (policy, expected) in cases {
+        for (policy, expected, summary) in cases {
             let run = u8x(
                 &["decode", "--to", form, "--policy", policy, f.path()],
                 None,
             );
-            assert_eq!((run.code, &*run.stderr), (0, ""), "{form} {policy}");
+            assert_eq!((run.code, &*run.stderr), (0, &*summary), "{form} {policy}");
             assert!(run.stdout == expected, "{form} {policy}: output differs");
         }
     }
@@ -1245,6 +1299,17 @@ fn escape_round_trips_random_bytes_through_utf16() {
     data.extend(rng.bytes(CHUNK / 2 + 7));
     let f = TempFile::new("rand16.bin", &data);
     let escape = code_points_utf16(&escape_code_points(&data));
+    let n = std_errors(&data).len();
+    // Counted in the code points: in UTF-16 the low half of a pair can be
+    // a unit in DC80..DCFF too.
+    let code_points = escape_code_points(&data);
+    let lone = code_points
+        .iter()
+        .filter(|&&u| (0xDC80..=0xDCFF).contains(&u));
+    let (decoded, encoded) = (
+        told("escaped", n, sequences(n), ""),
+        told("escaped", lone.count(), "unpaired surrogates", ""),
+    );
     for (form, big) in UTF16_FORMS {
         let mid = TempFile::absent("rand.u16");
         let run = u8x(
@@ -1260,13 +1325,13 @@ fn escape_round_trips_random_bytes_through_utf16() {
             ],
             None,
         );
-        assert_eq!((run.code, &*run.stderr), (0, ""), "{form}");
+        assert_eq!((run.code, &*run.stderr), (0, &*decoded), "{form}");
         assert!(mid.read() == units16_bytes(&escape, big), "{form}");
         let run = u8x(
             &["encode", "--from", form, "--policy=escape", mid.path()],
             None,
         );
-        assert_eq!((run.code, &*run.stderr), (0, ""), "{form}");
+        assert_eq!((run.code, &*run.stderr), (0, &*encoded), "{form}");
         assert!(run.stdout == data, "{form}: escape round trip");
     }
 }
@@ -1285,6 +1350,10 @@ fn encode_from_utf16_matches_std_on_large_input() {
         })
         .find_map(|(at, r)| r.err().map(|e| (at, e.unpaired_surrogate())))
         .expect("some lone surrogate");
+    let lone = char::decode_utf16(units.iter().copied())
+        .filter(Result::is_err)
+        .count();
+    let summary = told("replaced", lone, "unpaired surrogates", "");
     assert!(
         first_lone.0 > CHUNK,
         "the first error is beyond the first chunk"
@@ -1295,7 +1364,7 @@ fn encode_from_utf16_matches_std_on_large_input() {
             &["encode", "--from", form, "--policy", "replace", f.path()],
             None,
         );
-        assert_eq!((run.code, &*run.stderr), (0, ""), "{form}");
+        assert_eq!((run.code, &*run.stderr), (0, &*summary), "{form}");
         assert!(run.stdout == lossy, "{form}: output differs");
         let run = u8x(&["encode", "--from", form, f.path()], None);
         assert_eq!(run.code, 1, "{form}");
@@ -1362,7 +1431,8 @@ fn encode_from_utf16_carries_pairs_across_chunk_edges() {
             &["encode", "--from", form, "--policy=replace"],
             Some(&lone_bytes),
         );
-        assert_eq!((run.code, &*run.stderr), (0, ""), "{form}");
+        let summary = "u8x: replaced 1 unpaired surrogate\n";
+        assert_eq!((run.code, &*run.stderr), (0, summary), "{form}");
         assert!(run.stdout == format!("{}\u{FFFD}x", "a".repeat(half - 1)).as_bytes());
         let run = u8x(
             &["encode", "--from", form],
@@ -1387,7 +1457,8 @@ fn encode_from_utf16_carries_pairs_across_chunk_edges() {
     assert_eq!(run.stdout, expected.1);
     assert_eq!(
         run.stderr,
-        "u8x: (standard input): unit 5 (byte offset 10): unpaired surrogate (value 0xDC7F)\n"
+        "u8x: escaped 2 unpaired surrogates\n\
+         u8x: (standard input): unit 5 (byte offset 10): unpaired surrogate (value 0xDC7F)\n"
     );
 }
 
@@ -1508,8 +1579,26 @@ fn decode_to_latin1() {
         &["decode", "--to", "latin1", "--policy", "replace", f.path()],
         None,
     );
-    assert_eq!((run.code, &*run.stderr), (0, ""));
-    assert!(run.stdout == latin1_lossy(&String::from_utf8_lossy(&data)));
+    // Each U+FFFD from_utf8_lossy writes and each character above U+00FF.
+    let lossy = String::from_utf8_lossy(&data);
+    let n = lossy.chars().filter(|&c| u32::from(c) > 0xFF).count();
+    let what = "ill-formed sequences or characters not in Latin-1";
+    assert_eq!(
+        (run.code, &*run.stderr),
+        (0, &*told("replaced", n, what, ""))
+    );
+    assert!(run.stdout == latin1_lossy(&lossy));
+    // ignore: the same ones dropped.
+    let run = u8x(
+        &["decode", "--to", "latin1", "--policy", "ignore", f.path()],
+        None,
+    );
+    assert_eq!(
+        (run.code, &*run.stderr),
+        (0, &*told("dropped", n, what, ""))
+    );
+    let kept = lossy.chars().filter(|&c| u32::from(c) <= 0xFF);
+    assert!(run.stdout == kept.map(|c| c as u8).collect::<Vec<u8>>());
     // A strict failure leaves a file OUT as it was.
     let dir = TempDir::new("latin1");
     let out = dir.file("out.bin", b"old\n");
@@ -1567,7 +1656,8 @@ fn form_options_usage_errors() {
     let cases: &[(&[&str], &str)] = &[
         (
             &["decode", "--to", "latin1", "--policy", "escape"],
-            "error: policy 'escape' cannot write to latin1 (expected one of: strict, replace)",
+            "error: policy 'escape' cannot write to latin1 (expected one of: strict, replace, \
+             ignore)",
         ),
         (
             &["decode", "--to=latin1", "--policy=latin1"],
@@ -1713,8 +1803,11 @@ fn forms_agree_with_python() {
     ];
     for (args, input, expression) in &cases {
         let expected = python(expression, input).unwrap();
+        // -q: the counts on standard error are checked against Python in
+        // counts_agree_with_python.
+        let args = [&args[..], &["-q"]].concat();
         for tier in ["scalar", "sse42", "avx2", "avx512"] {
-            let run = u8x_env(args, Some(input), &[("U8X_TIER", tier)]);
+            let run = u8x_env(&args, Some(input), &[("U8X_TIER", tier)]);
             assert_eq!((run.code, &*run.stderr), (0, ""), "{tier} {args:?}");
             assert!(
                 run.stdout == expected,

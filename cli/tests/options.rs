@@ -272,6 +272,12 @@ fn convert_errors_and_policies() {
     let run = u8x(&[&args[..], &["--policy", "replace"]].concat(), Some(&be));
     assert_eq!(run.code, 0);
     assert_eq!(run.stdout, encoded("a\u{FFFD}b\u{FFFD}", "utf-32le"));
+    assert_eq!(run.stderr, "u8x: replaced 2 unpaired surrogates\n");
+    let run = u8x(&[&args[..], &["--policy", "ignore"]].concat(), Some(&be));
+    assert_eq!((run.code, run.stdout), (0, encoded("ab", "utf-32le")));
+    assert_eq!(run.stderr, "u8x: dropped 2 unpaired surrogates\n");
+    let run = u8x(&[&args[..], &["-q", "--policy=ignore"]].concat(), Some(&be));
+    assert_eq!((run.code, &*run.stderr), (0, ""));
     // escape keeps U+DC80..U+DCFF through UTF-8 and back; U+D800 still stops.
     let escaped: Vec<u8> = [0x61u32, 0x62, 0xDC80]
         .iter()
@@ -279,7 +285,8 @@ fn convert_errors_and_policies() {
         .collect();
     let tail = &be[4..];
     let run = u8x(&[&args[..], &["--policy", "escape"]].concat(), Some(tail));
-    assert_eq!((run.code, &*run.stderr), (0, ""));
+    let summary = "u8x: escaped 1 unpaired surrogate\n";
+    assert_eq!((run.code, &*run.stderr), (0, summary));
     assert_eq!(run.stdout, escaped[4..]);
     // To Latin-1, a character above U+00FF: located by units of the input.
     let text = "caf\u{E9} \u{1F600} \u{20AC}";
@@ -298,6 +305,16 @@ fn convert_errors_and_policies() {
         Some(&input),
     );
     assert_eq!((run.code, run.stdout.as_slice()), (0, &b"caf\xE9 ? ?"[..]));
+    let what = "unpaired surrogates or characters not in Latin-1";
+    assert_eq!(run.stderr, format!("u8x: replaced 2 {what}\n"));
+    // A lone surrogate becomes U+FFFD, then '?': told once, not twice.
+    let lone = [encoded("\u{20AC}", "utf-16le"), vec![0x00, 0xD8]].concat();
+    let run = u8x(&[&args[..], &["--policy", "replace"]].concat(), Some(&lone));
+    assert_eq!((run.code, run.stdout.as_slice()), (0, &b"??"[..]));
+    assert_eq!(run.stderr, format!("u8x: replaced 2 {what}\n"));
+    let run = u8x(&[&args[..], &["--policy", "ignore"]].concat(), Some(&lone));
+    assert_eq!((run.code, run.stdout.as_slice()), (0, &b""[..]));
+    assert_eq!(run.stderr, format!("u8x: dropped 2 {what}\n"));
     // From UTF-32BE, the unit counts 4 bytes.
     let input = encoded(text, "utf-32be");
     let args = ["convert", "--from", "utf-32be", "--to", "latin1"];
@@ -321,6 +338,19 @@ fn convert_errors_and_policies() {
         Some(b"a\xFFb"),
     );
     assert_eq!((run.code, run.out()), (1, "a\u{FFFD}b"));
+    assert_eq!(run.stderr, "u8x: fixed 1 ill-formed sequence\n");
+    // ignore is `fix --policy ignore`; -q silences its summary as fix's.
+    let run = u8x(
+        &[&args[..], &["--policy", "ignore"]].concat(),
+        Some(b"a\xFFb\xC3"),
+    );
+    assert_eq!((run.code, run.out()), (1, "ab"));
+    assert_eq!(run.stderr, "u8x: fixed 2 ill-formed sequences\n");
+    let run = u8x(
+        &[&args[..], &["-q", "--policy=ignore"]].concat(),
+        Some(b"a\xFF"),
+    );
+    assert_eq!((run.code, run.out(), &*run.stderr), (1, "a", ""));
 }
 
 /// Python's codecs on damaged UTF-16 and UTF-8, through `convert`.

@@ -30,7 +30,22 @@
 //! - bytes survive `U8X_ESCAPE` decoding then encoding unchanged;
 //! - `u8x_count_valid`, the bounds, `u8x_mbstowcs` / `u8x_wcstombs` (with
 //!   NULL, short, misaligned and overlapping destinations, errno), and the
-//!   name functions.
+//!   name functions;
+//! - the restartable drop-ins over `u8x_mbstate_t`, as the header documents
+//!   them, against a reference from `str::from_utf8` (`valid_up_to`,
+//!   `error_len`) and `char::encode_utf8`: `u8x_mbrtowc` fed the data in
+//!   pieces of 0, 1, a few or all the bytes (each its own allocation),
+//!   through one state, gives the characters, byte counts, 0 for NUL,
+//!   `(size_t)-2` with the bytes carried in the state, `(size_t)-1` and
+//!   EILSEQ at the byte that rules a character out (then going on from
+//!   there), and `u8x_mbsinit` is true exactly between characters;
+//!   `u8x_mbrlen` and a NULL state agree; a NULL `s` ends the string;
+//!   `u8x_mbsrtowcs` (from a state holding a character's first bytes too)
+//!   and `u8x_wcsrtombs` (values that are not scalars put in) with NULL
+//!   `dst`, any `len` and canaries past it, where `*src` is left, the
+//!   terminator, errno and the state; `u8x_wcrtomb` of every value; corrupt
+//!   states, a state holding decode bytes when encoding, misaligned
+//!   pointers: EINVAL.
 #![no_main]
 
 mod common;
@@ -59,6 +74,7 @@ fuzz_target!(|data: &[u8]| {
     encoding(&mut rng, &units, policy, repl);
     escape_round_trip(src);
     posix(&mut rng, src, &units);
+    restartable(&mut rng, src, &units);
     sizes_and_names(&mut rng, src);
 });
 
@@ -327,4 +343,446 @@ fn sizes_and_names(rng: &mut Rng, src: &[u8]) {
     assert_eq!(name(u8x_error_name(k)) == "unknown error", !(0..=8).contains(&k), "error {k}");
     assert_eq!(name(u8x_version()).split('.').count(), 3);
     assert!(["scalar", "sse42", "avx2", "avx512"].contains(&name(u8x_tier_name())));
+}
+
+// ------------------------------------------------ the restartable drop-ins
+
+extern "C" {
+    fn __errno_location() -> *mut i32;
+}
+
+fn set_errno(value: i32) {
+    unsafe { *__errno_location() = value };
+}
+
+/// `(size_t)-1` and `(size_t)-2`.
+const FAILED: usize = usize::MAX;
+const INCOMPLETE_CHAR: usize = usize::MAX - 1;
+const INITIAL: u8x_mbstate_t = u8x_mbstate_t { count: 0, bytes: [0; 3] };
+/// Values that are not Unicode scalar values, as `wchar_t`: surrogates,
+/// above 0x10FFFF, negative.
+const NOT_SCALARS: [i32; 8] = [0xD800, 0xDBFF, 0xDC80, 0xDFFF, 0x11_0000, 0x7FFF_FFFF, -1, i32::MIN];
+
+/// What a restartable decoder meets in a byte string, found with
+/// `std::str::from_utf8`: a character (offset, length, value), or the first
+/// ill-formed sequence (offset, and the byte that rules out every character
+/// beginning there; `None` when the input ends inside one).
+#[derive(Clone, Copy, Debug)]
+enum Item {
+    Char(usize, usize, u32),
+    Bad(usize, Option<usize>),
+}
+
+impl Item {
+    fn start(self) -> usize {
+        match self {
+            Item::Char(s, ..) | Item::Bad(s, _) => s,
+        }
+    }
+}
+
+/// The characters of `t` up to its first ill-formed sequence, and that
+/// sequence; offsets plus `at`.
+fn items(t: &[u8], at: usize) -> Vec<Item> {
+    let (valid, bad) = match std::str::from_utf8(t) {
+        Ok(s) => (s, None),
+        Err(e) => {
+            let v = e.valid_up_to();
+            // A byte that can begin a character (C2..F4) is ruled out by the
+            // byte after its maximal subpart (`error_len`: the longest prefix
+            // of a character); any other byte by itself.
+            let ruling = e.error_len().map(|k| if (0xC2..=0xF4).contains(&t[v]) { v + k } else { v });
+            (std::str::from_utf8(&t[..v]).unwrap(), Some(Item::Bad(at + v, ruling.map(|r| at + r))))
+        }
+    };
+    valid.char_indices().map(|(i, c)| Item::Char(at + i, c.len_utf8(), c as u32)).chain(bad).collect()
+}
+
+/// A state holding `bytes` pending, as the header describes its fields.
+fn holding(bytes: &[u8]) -> u8x_mbstate_t {
+    let mut st = INITIAL;
+    st.count = bytes.len() as u8;
+    st.bytes[..bytes.len()].copy_from_slice(bytes);
+    st
+}
+
+fn mbsinit(st: &u8x_mbstate_t) -> bool {
+    unsafe { u8x_mbsinit(st) != 0 }
+}
+
+/// `u8x_mbrtowc`, `u8x_mbrlen`, `u8x_mbsinit`, `u8x_mbsrtowcs`,
+/// `u8x_wcsrtombs` and `u8x_wcrtomb` against `std`, as the header documents
+/// them. Returns nothing; panics on a difference.
+fn restartable(rng: &mut Rng, src: &[u8], units: &[u32]) {
+    // Piece by piece, the first 4 KiB (each piece is its own allocation,
+    // so reading past it is caught by ASan); the string functions, 16 KiB.
+    let decoded = feed_pieces(rng, &src[..src.len().min(1 << 12)]);
+    corrupt_states(rng);
+    mbsrtowcs(rng, &src[..src.len().min(1 << 14)]);
+    wcsrtombs(rng, &decoded);
+    wcrtomb(rng, units.iter().take(1024).chain(decoded.iter().take(1024)));
+    assert!(unsafe { u8x_mbsinit(null()) } != 0, "mbsinit(NULL)");
+}
+
+/// Feeds `src` to `u8x_mbrtowc` in pieces of random sizes (0, 1, a few,
+/// the rest) through one state, `u8x_mbrlen` on a copy of the state
+/// alongside, and after an `EILSEQ` goes on from the byte that caused it (a
+/// fresh character, or the next byte when it was the first). Returns the
+/// code points decoded.
+fn feed_pieces(rng: &mut Rng, src: &[u8]) -> Vec<u32> {
+    let mut st = INITIAL;
+    let mut todo = items(src, 0);
+    let (mut next, mut p, mut decoded) = (0, 0, Vec::new());
+    while let Some(&item) = todo.get(next) {
+        if matches!(item, Item::Bad(_, None)) && p == src.len() {
+            break;
+        }
+        let rest = src.len() - p;
+        let m = match rng.next() % 16 {
+            0 => 0,
+            1..=6 => 1.min(rest),
+            7..=10 => rng.upto(4).min(rest),
+            11 | 12 => rest,
+            _ => rng.upto(rest),
+        };
+        let piece: Box<[u8]> = src[p..p + m].into();
+        let s = piece.as_ptr().cast();
+        let start = item.start();
+        // Formatted only when an assertion fails.
+        let (at, upto) = (p, p + m);
+        let what = || format!("{:02X?} fed {at}..{upto} after {:02X?}", &src[start..(start + 4).min(src.len())], &src[start..at]);
+        assert!(st == holding(&src[start..p]), "{}: the state before", what());
+        // A NULL state is a fresh one for the call: the same answer from
+        // the initial state, and nothing kept.
+        let fresh = (p == start && rng.next() % 4 == 0).then(|| {
+            let mut wc = CANARY;
+            set_errno(0);
+            let r = unsafe { u8x_mbrtowc(&mut wc, s, m, null_mut()) };
+            let l = unsafe { u8x_mbrlen(s, m, null_mut()) };
+            (r, wc, errno(), l)
+        });
+        let mut copy = st;
+        set_errno(0);
+        let len = unsafe { u8x_mbrlen(s, m, &mut copy) };
+        let len_errno = errno();
+        let mut wc = CANARY;
+        set_errno(0);
+        let r = unsafe { u8x_mbrtowc(&mut wc, s, m, &mut st) };
+        let e = errno();
+        assert_eq!((len, copy), (r, st), "{}: mbrlen and mbrtowc differ", what());
+        if r == FAILED {
+            assert_eq!(len_errno, e, "{}: mbrlen's errno", what());
+        }
+        if let Some((fr, fwc, fe, fl)) = fresh {
+            assert_eq!((fr, fl), (r, r), "{}: NULL state", what());
+            assert!(r != FAILED || fe == EILSEQ, "{}: NULL state errno", what());
+            assert!(r >= INCOMPLETE_CHAR || fwc == wc, "{}: NULL state character", what());
+        }
+        let init = mbsinit(&st);
+        match item {
+            Item::Char(c, l, cp) if p + m >= c + l => {
+                assert_eq!(r, if cp == 0 { 0 } else { c + l - p }, "{}: bytes finishing U+{cp:04X}", what());
+                assert_eq!(wc as u32, cp, "{}: the character", what());
+                assert!(st == INITIAL && init, "{}: initial after a character", what());
+                decoded.push(cp);
+                p = c + l;
+                next += 1;
+            }
+            Item::Bad(b, Some(ruling)) if p + m > ruling => {
+                assert_eq!((r, e), (FAILED, EILSEQ), "{}: EILSEQ at byte {ruling}", what());
+                assert!(wc == CANARY, "{}: nothing stored on EILSEQ", what());
+                assert!(st == INITIAL && init, "{}: initial after EILSEQ", what());
+                p = if ruling > b { ruling } else { ruling + 1 };
+                todo = items(&src[p..], p);
+                next = 0;
+            }
+            _ => {
+                assert_eq!(r, INCOMPLETE_CHAR, "{}: (size_t)-2", what());
+                assert!(wc == CANARY, "{}: nothing stored on (size_t)-2", what());
+                p += m;
+                assert!(st == holding(&src[start..p]), "{}: the bytes carried in the state", what());
+                assert_eq!(init, p == start, "{}: mbsinit between characters only", what());
+            }
+        }
+    }
+    // A NULL `s`: the end of the string. 0 between characters; EILSEQ with
+    // bytes pending (the input ends inside a sequence), the state reset.
+    let pending = st.count != 0;
+    assert_eq!(mbsinit(&st), !pending);
+    let mut wc = CANARY;
+    set_errno(0);
+    let r = unsafe { u8x_mbrtowc(&mut wc, null(), rng.next() as usize, &mut st) };
+    if pending {
+        assert_eq!((r, errno()), (FAILED, EILSEQ), "NULL s with bytes pending");
+    } else {
+        assert_eq!(r, 0, "NULL s between characters");
+    }
+    assert!(st == INITIAL && mbsinit(&st) && wc == CANARY, "NULL s: initial state, nothing stored");
+    decoded
+}
+
+/// States the header calls corrupt are refused by every function with
+/// EINVAL, nothing changed; `u8x_mbsinit` says 0 for them.
+fn corrupt_states(rng: &mut Rng) {
+    let corrupt = [
+        u8x_mbstate_t { count: 4 + rng.upto(251) as u8, bytes: [0; 3] },
+        u8x_mbstate_t { count: 0, bytes: [0xE2, 0, 0] },
+        u8x_mbstate_t { count: 1, bytes: [0xE2, 0x82, 0] },
+        holding(&[0x80]),
+        holding(&[0xC0]),
+        holding(&[0xF5 + rng.upto(10) as u8]),
+        holding(&[0xE0, 0x80]),
+        holding(&[0xED, 0xA0]),
+    ];
+    let st0 = corrupt[rng.upto(corrupt.len() - 1)];
+    let mut st = st0;
+    assert!(!mbsinit(&st), "mbsinit of {st0:?}");
+    let string = b"\xC3\xA9a\0";
+    let text = [0xE9, 0x61, 0];
+    let mut wc = CANARY;
+    let mut bytes = [0xA5u8; 4];
+    let mut wide = [CANARY; 4];
+    let mut sp: *const std::ffi::c_char = string.as_ptr().cast();
+    let mut wp: *const i32 = text.as_ptr();
+    for name in ["mbrtowc", "mbrlen", "wcrtomb", "wcrtomb(NULL)", "mbsrtowcs", "mbsrtowcs(NULL)", "wcsrtombs"] {
+        let ps = &mut st as *mut u8x_mbstate_t;
+        set_errno(0);
+        let r = unsafe {
+            match name {
+                "mbrtowc" => u8x_mbrtowc(&mut wc, sp, 3, ps),
+                "mbrlen" => u8x_mbrlen(sp, 3, ps),
+                "wcrtomb" => u8x_wcrtomb(bytes.as_mut_ptr().cast(), 0x41, ps),
+                "wcrtomb(NULL)" => u8x_wcrtomb(null_mut(), 0x41, ps),
+                "mbsrtowcs" => u8x_mbsrtowcs(wide.as_mut_ptr(), &mut sp, 4, ps),
+                "mbsrtowcs(NULL)" => u8x_mbsrtowcs(null_mut(), &mut sp, 4, ps),
+                _ => u8x_wcsrtombs(bytes.as_mut_ptr().cast(), &mut wp, 4, ps),
+            }
+        };
+        assert_eq!((r, errno()), (FAILED, EINVAL), "{name} of {st0:?}");
+        assert!(st == st0, "{name} changed {st0:?}");
+    }
+    assert!(wc == CANARY && bytes == [0xA5; 4] && wide == [CANARY; 4], "written with a corrupt state");
+    assert!(sp == string.as_ptr().cast() && wp == text.as_ptr(), "*src moved with a corrupt state");
+    // A misaligned `pwc`: EINVAL, nothing changed.
+    let mut st = INITIAL;
+    let mut raw = [0xA5u8; 8];
+    let at = 1 + rng.upto(2);
+    set_errno(0);
+    let r = unsafe { u8x_mbrtowc(raw.as_mut_ptr().add(at).cast(), b"a".as_ptr().cast(), 1, &mut st) };
+    assert_eq!((r, errno(), raw, st), (FAILED, EINVAL, [0xA5; 8], INITIAL), "misaligned pwc");
+}
+
+/// `u8x_mbsrtowcs` on `src` up to its first NUL (its own allocation, with
+/// the terminator), from its start or from inside a character whose first
+/// bytes an `u8x_mbrtowc` put in the state; NULL `dst` and any `len`.
+fn mbsrtowcs(rng: &mut Rng, src: &[u8]) {
+    let z = src.iter().position(|&b| b == 0).unwrap_or(src.len());
+    let t = &src[..z];
+    let string: Box<[u8]> = t.iter().copied().chain([0]).collect();
+    let base = string.as_ptr();
+    // Where to start, and how many bytes of the first character are already
+    // in the state: a character of 2 bytes or more, or the valid prefix of
+    // the ill-formed sequence (or of what the terminator cuts).
+    let whole = items(t, 0);
+    let (o, h) = match whole[rng.upto(whole.len()).min(whole.len().saturating_sub(1))..].first() {
+        Some(&Item::Char(c, l, _)) if l > 1 && rng.next() % 2 == 0 => (c, 1 + rng.upto(l - 2)),
+        Some(&Item::Bad(b, ruling)) if (0xC2..=0xF4).contains(&t[b]) && rng.next() % 2 == 0 => {
+            (b, 1 + rng.upto(ruling.unwrap_or(z) - b - 1))
+        }
+        _ => (0, 0),
+    };
+    let mut st0 = INITIAL;
+    if h > 0 {
+        let piece: Box<[u8]> = t[o..o + h].into();
+        let r = unsafe { u8x_mbrtowc(null_mut(), piece.as_ptr().cast(), h, &mut st0) };
+        assert_eq!((r, st0), (INCOMPLETE_CHAR, holding(&t[o..o + h])), "mbsrtowcs: the state's bytes");
+    }
+    let want = items(&t[o..], o);
+    let chars: Vec<(u32, usize)> = want.iter().filter_map(|&i| match i {
+        Item::Char(c, l, cp) => Some((cp, c + l)),
+        Item::Bad(..) => None,
+    }).collect();
+    let bad = match want.last() {
+        Some(&Item::Bad(b, _)) => Some(b),
+        _ => None,
+    };
+    let k = chars.len();
+    let start: *const std::ffi::c_char = unsafe { base.add(o + h) }.cast();
+    let what = format!("mbsrtowcs from {o}+{h} of {:02X?}", &t[o..z.min(o + 12)]);
+    // A NULL state: a fresh one, when none is needed.
+    let null_ps = h == 0 && rng.next() % 4 == 0;
+    let mut st = st0;
+    let ps = if null_ps { null_mut() } else { &mut st as *mut _ };
+    // Only counting: neither `*src` nor `*ps` changes.
+    let mut sp = start;
+    set_errno(0);
+    let r = unsafe { u8x_mbsrtowcs(null_mut(), &mut sp, rng.next() as usize, ps) };
+    match bad {
+        Some(_) => assert_eq!((r, errno()), (FAILED, EILSEQ), "{what}: NULL dst"),
+        None => assert_eq!(r, k, "{what}: NULL dst counts"),
+    }
+    assert!(sp == start && st == st0, "{what}: NULL dst changed *src or *ps");
+    let len = match rng.next() % 6 {
+        0 => 0,
+        1 => 1 + rng.upto(2),
+        2 => k,
+        3 => k + 1,
+        _ => rng.upto(k + 3),
+    };
+    let mut dst = vec![CANARY; len + 4];
+    set_errno(0);
+    let r = unsafe { u8x_mbsrtowcs(dst.as_mut_ptr(), &mut sp, len, ps) };
+    let e = errno();
+    let what = format!("{what}, len {len} ({k} characters, bad {bad:?})");
+    let stored = |n: usize| dst[..n].iter().zip(&chars).all(|(&w, &(c, _))| w as u32 == c);
+    let untouched = |from: usize| dst[from..].iter().all(|&w| w == CANARY);
+    if len == 0 {
+        assert!(r == 0 && sp == start && st == st0 && untouched(0), "{what}: len 0 changes nothing");
+        return;
+    }
+    assert!(st == INITIAL, "{what}: the state is initial afterwards");
+    if len <= k {
+        assert_eq!(r, len, "{what}: len characters");
+        assert!(stored(len) && untouched(len), "{what}: output");
+        assert_eq!(sp, unsafe { base.add(chars[len - 1].1) }.cast(), "{what}: *src after the last one");
+    } else if let Some(b) = bad {
+        assert_eq!((r, e), (FAILED, EILSEQ), "{what}: EILSEQ");
+        assert!(stored(k) && untouched(k), "{what}: output before the error");
+        // The start of the ill-formed sequence; when it began in the state,
+        // no character was converted and `*src` is where it was.
+        assert_eq!(sp, unsafe { base.add(b.max(o + h)) }.cast(), "{what}: *src at the error");
+    } else {
+        assert_eq!(r, k, "{what}: every character");
+        assert!(stored(k) && dst[k] == 0 && untouched(k + 1), "{what}: output and L'\\0'");
+        assert!(sp.is_null(), "{what}: *src NULL after the terminator");
+    }
+}
+
+/// `u8x_wcsrtombs` on the code points `u8x_mbrtowc` decoded, up to the
+/// first 0, with values that are not scalars put in now and then.
+fn wcsrtombs(rng: &mut Rng, decoded: &[u32]) {
+    let mut wide: Vec<i32> = decoded.iter().take_while(|&&c| c != 0).map(|&c| c as i32).collect();
+    if rng.next() % 2 == 0 {
+        for _ in 0..1 + rng.upto(2) {
+            let at = rng.upto(wide.len());
+            wide.insert(at, NOT_SCALARS[rng.upto(NOT_SCALARS.len() - 1)]);
+        }
+    }
+    let n = wide.len();
+    wide.push(0);
+    let base = wide.as_ptr();
+    // The reference: each character's UTF-8 from std, and the first value
+    // that has none.
+    let mut utf8 = Vec::new();
+    let mut ends = Vec::new();
+    let invalid = wide[..n].iter().position(|&w| match char::from_u32(w as u32) {
+        Some(c) => {
+            utf8.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+            ends.push(utf8.len());
+            false
+        }
+        None => true,
+    });
+    let what = format!("wcsrtombs of {:X?}", &wide[..n.min(8)]);
+    let mut st = INITIAL;
+    let ps = if rng.next() % 2 == 0 { null_mut() } else { &mut st as *mut _ };
+    let mut wp = base;
+    set_errno(0);
+    let r = unsafe { u8x_wcsrtombs(null_mut(), &mut wp, rng.next() as usize, ps) };
+    match invalid {
+        Some(_) => assert_eq!((r, errno()), (FAILED, EILSEQ), "{what}: NULL dst"),
+        None => assert_eq!(r, utf8.len(), "{what}: NULL dst size"),
+    }
+    assert!(wp == base, "{what}: NULL dst moved *src");
+    let total = utf8.len();
+    let len = match rng.next() % 6 {
+        0 => 0,
+        1 => rng.upto(4),
+        2 => total,
+        3 => total + 1,
+        _ => rng.upto(total + 4),
+    };
+    // What the call must do: store the characters that fit in `len` bytes
+    // (`ends` stops at the invalid value), then, with room left, fail at
+    // the invalid value or store the terminator; `*src` is where it stopped.
+    let mut fit = 0;
+    while fit < ends.len() && ends[fit] <= len {
+        fit += 1;
+    }
+    let bytes = if fit == 0 { 0 } else { ends[fit - 1] };
+    let mut dst = vec![0xA5u8; len + 4];
+    set_errno(0);
+    let r = unsafe { u8x_wcsrtombs(dst.as_mut_ptr().cast(), &mut wp, len, ps) };
+    let e = errno();
+    let what = format!("{what}: len {len} ({total} bytes, invalid {invalid:?}, {fit} fit)");
+    assert!(st == INITIAL, "{what}: the state changed");
+    assert!(dst[..bytes] == utf8[..bytes], "{what}: output");
+    match invalid {
+        Some(j) if fit == j && bytes < len => {
+            assert_eq!((r, e), (FAILED, EILSEQ), "{what}: EILSEQ");
+            assert!(dst[bytes..].iter().all(|&b| b == 0xA5), "{what}: wrote past");
+            assert_eq!(wp, unsafe { base.add(j) }, "{what}: *src at the invalid value");
+        }
+        None if fit == n && bytes < len => {
+            assert_eq!(r, total, "{what}: all");
+            assert!(dst[total] == 0 && dst[total + 1..].iter().all(|&x| x == 0xA5), "{what}: terminator");
+            assert!(wp.is_null(), "{what}: *src NULL after the terminator");
+        }
+        _ => {
+            assert_eq!(r, bytes, "{what}: what fits");
+            assert!(dst[bytes..].iter().all(|&x| x == 0xA5), "{what}: wrote past");
+            assert_eq!(wp, unsafe { base.add(fit) }, "{what}: *src at the next one");
+        }
+    }
+    // A state holding the bytes of a character being decoded, and a
+    // misaligned `*src`: EINVAL.
+    let mut st = INITIAL;
+    unsafe { u8x_mbrtowc(null_mut(), b"\xF0".as_ptr().cast(), 1, &mut st) };
+    let before = st;
+    let mut wp = base;
+    set_errno(0);
+    let r = unsafe { u8x_wcsrtombs(dst.as_mut_ptr().cast(), &mut wp, len, &mut st) };
+    assert_eq!((r, errno(), wp, st), (FAILED, EINVAL, base, before), "{what}: a decoding state");
+    let mut raw = vec![0u8; wide.len() * 4 + 4];
+    let at = 1 + rng.upto(2);
+    unsafe { std::ptr::copy_nonoverlapping(base.cast::<u8>(), raw.as_mut_ptr().add(at), wide.len() * 4) };
+    let mut wp: *const i32 = unsafe { raw.as_ptr().add(at) }.cast();
+    set_errno(0);
+    let r = unsafe { u8x_wcsrtombs(dst.as_mut_ptr().cast(), &mut wp, len, null_mut()) };
+    assert_eq!((r, errno()), (FAILED, EINVAL), "{what}: misaligned *src");
+}
+
+/// `u8x_wcrtomb` of each value: `char::encode_utf8`, no terminator after
+/// it, or EILSEQ and nothing written; a state holding decode bytes is
+/// EINVAL unless `s` is NULL, which resets it.
+fn wcrtomb<'a>(rng: &mut Rng, values: impl Iterator<Item = &'a u32>) {
+    let mut st = INITIAL;
+    for &u in values {
+        let mut buf = [0xA5u8; 8];
+        let ps = if rng.next() % 2 == 0 { null_mut() } else { &mut st as *mut _ };
+        set_errno(0);
+        let r = unsafe { u8x_wcrtomb(buf.as_mut_ptr().cast(), u as i32, ps) };
+        match char::from_u32(u) {
+            Some(c) => {
+                let want = c.encode_utf8(&mut [0; 4]).as_bytes().to_vec();
+                assert_eq!(r, want.len(), "wcrtomb {u:#X}");
+                assert!(buf[..r] == want[..] && buf[r..].iter().all(|&b| b == 0xA5), "wcrtomb {u:#X}: {buf:02X?}");
+            }
+            None => {
+                assert_eq!((r, errno()), (FAILED, EILSEQ), "wcrtomb {u:#X}");
+                assert_eq!(buf, [0xA5; 8], "wcrtomb {u:#X} wrote");
+            }
+        }
+        assert!(st == INITIAL, "wcrtomb changed the state");
+    }
+    let lead = [0xC3, 0xE2, 0xF0][rng.upto(2)];
+    unsafe { u8x_mbrtowc(null_mut(), [lead].as_ptr().cast(), 1, &mut st) };
+    assert!(st == holding(&[lead]));
+    let mut buf = [0xA5u8; 8];
+    set_errno(0);
+    let r = unsafe { u8x_wcrtomb(buf.as_mut_ptr().cast(), 0x41, &mut st) };
+    assert_eq!((r, errno(), buf, st), (FAILED, EINVAL, [0xA5; 8], holding(&[lead])), "wcrtomb from a decoding state");
+    assert_eq!(unsafe { u8x_wcrtomb(null_mut(), rng.next() as i32, &mut st) }, 1, "wcrtomb(NULL)");
+    assert!(st == INITIAL && mbsinit(&st), "wcrtomb(NULL) resets the state");
+    assert_eq!(unsafe { u8x_wcrtomb(null_mut(), 0, null_mut()) }, 1, "wcrtomb(NULL, NULL)");
 }

@@ -405,6 +405,23 @@ pub fn units16_bytes(units: &[u16], big: bool) -> Vec<u8> {
         .collect()
 }
 
+/// The line a non-strict `fix`, `decode`, `encode` or `convert` writes on
+/// standard error when its policy handled `n` errors: "u8x: dropped 3
+/// ill-formed sequences". `what` is the noun for `n` ("ill-formed
+/// sequence" when `n` is 1), `how` what follows it (" as windows-1252").
+pub fn told(verb: &str, n: usize, what: &str, how: &str) -> String {
+    format!("u8x: {verb} {n} {what}{how}\n")
+}
+
+/// The plural noun `told` takes for `n` ill-formed sequences.
+pub fn sequences(n: usize) -> &'static str {
+    if n == 1 {
+        "ill-formed sequence"
+    } else {
+        "ill-formed sequences"
+    }
+}
+
 /// `text` in UTF-16, little- or big-endian (std's encoder).
 pub fn utf16(text: &str, big: bool) -> Vec<u8> {
     units16_bytes(&text.encode_utf16().collect::<Vec<u16>>(), big)
