@@ -125,6 +125,44 @@ unsafe fn narrow_ascii_runs<const SWAP: bool, const MODE: u8>(
     i
 }
 
+/// Encodes steps of 32 units below U+0800 (with `MODE` Modified UTF-8,
+/// and above 0) from `ptr` while 32 units are left and 64 bytes of room,
+/// in a loop of its own like [`bmp_runs`]; returns the units done and the
+/// bytes written.
+///
+/// # Safety
+/// The CPU must support the enabled features; `ptr` points to `len`
+/// readable units and `out` to `room` writable bytes.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
+#[inline(never)]
+unsafe fn short_runs<const SWAP: bool, const MODE: u8>(
+    ptr: *const u16,
+    len: usize,
+    out: *mut u8,
+    room: usize,
+) -> (usize, usize) {
+    let (mut i, mut written) = (0, 0);
+    let w = |v: u16| _mm512_set1_epi16(v as i16);
+    while len - i >= 32 && room - written >= 64 {
+        // SAFETY: units i..i+32 are in bounds.
+        let raw = unsafe { _mm512_loadu_si512(ptr.add(i).cast()) };
+        let units = if SWAP { swap16(raw) } else { raw };
+        // Units minus one for Modified UTF-8: 0 wraps to 0xFFFF.
+        let over = if MODE == Mode::MUTF8 {
+            _mm512_cmpge_epu16_mask(_mm512_sub_epi16(units, w(1)), w(0x7FF))
+        } else {
+            _mm512_cmpge_epu16_mask(units, w(0x800))
+        };
+        if over != 0 {
+            break;
+        }
+        // SAFETY: at most 64 bytes, within the room checked.
+        written += unsafe { encode_short_units(units, u32::MAX, out.add(written)) };
+        i += 32;
+    }
+    (i, written)
+}
+
 /// Whether none of the 32 units is a surrogate.
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
@@ -351,6 +389,13 @@ unsafe fn encode<const SWAP: bool, const MODE: u8>(
                 written += unsafe { encode_short_units(units, lanes32, out.add(written)) };
                 i += n;
                 last = _mm512_setzero_si512();
+                // A run of them is likely (Cyrillic, Greek, Arabic, Hebrew).
+                // SAFETY: units i..len are readable, `cap - written` bytes
+                // writable.
+                let (units_done, bytes) = unsafe {
+                    short_runs::<SWAP, MODE>(ptr.add(i), len - i, out.add(written), cap - written)
+                };
+                (i, written) = (i + units_done, written + bytes);
                 continue;
             }
         }
