@@ -4,7 +4,7 @@ use core::arch::x86_64::*;
 use core::mem::transmute;
 
 use super::super::partial::chunk16;
-use super::super::stopping::{FOURS, FOURS_ZERO, NO_STOPS};
+use super::super::stopping::{stop_at, FOURS, FOURS_ZERO, NO_STOPS};
 use super::super::tables::{self, splat};
 use super::pair_check::{below_e0, pairs_run};
 use super::quads::{emit_quads, fits};
@@ -131,17 +131,6 @@ fn zeros<const STOPS: u8>(block: __m256i) -> u32 {
         _mm256_movemask_epi8(_mm256_cmpeq_epi8(block, _mm256_setzero_si256())) as u32
     } else {
         0
-    }
-}
-
-/// Where a validator with `STOPS` stops, given its first flagged byte `e`:
-/// [`check_block_with`] flags a stop F0..FF at the byte after it, where no
-/// error can come before it (the first error or stop is at `e` or `e - 1`).
-fn stop_at<const STOPS: u8>(src: &[u8], e: usize) -> usize {
-    if STOPS != NO_STOPS && e > 0 && e <= src.len() && src[e - 1] >= 0xF0 {
-        e - 1
-    } else {
-        e
     }
 }
 

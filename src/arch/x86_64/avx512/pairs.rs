@@ -11,6 +11,8 @@
 use core::arch::x86_64::*;
 use core::mem::transmute;
 
+use super::utf8::low_bits;
+
 const PAIRS: usize = 8;
 const BYTES: usize = 6 * PAIRS;
 
@@ -43,15 +45,6 @@ const HALVES: __m512i = {
     // SAFETY: as above.
     unsafe { transmute(v) }
 };
-
-#[inline(always)]
-fn low_bits(n: usize) -> u64 {
-    if n >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << n) - 1
-    }
-}
 
 /// The pairs at `p` (at most `room` of them, `avail` readable): how many
 /// lead the bytes, at most eight and `room`, and the units of the eight

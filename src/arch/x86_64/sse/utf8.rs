@@ -15,7 +15,7 @@ use core::arch::x86_64::*;
 use super::super::partial::chunk16;
 use core::mem::transmute;
 
-use super::super::stopping::{FOURS, FOURS_ZERO, NO_STOPS};
+use super::super::stopping::{stop_at, FOURS, FOURS_ZERO, NO_STOPS};
 use super::super::tables::{self, splat};
 use crate::arch::{count_until_error, FastStop, Stops};
 
@@ -185,17 +185,6 @@ fn zeros<const STOPS: u8>(block: __m128i) -> u32 {
         _mm_movemask_epi8(_mm_cmpeq_epi8(block, _mm_setzero_si128())) as u32
     } else {
         0
-    }
-}
-
-/// Where a validator with `STOPS` stops, given its first flagged byte `e`:
-/// [`check_block_with`] flags a stop F0..FF at the byte after it, where no
-/// error can come before it (the first error or stop is at `e` or `e - 1`).
-fn stop_at<const STOPS: u8>(src: &[u8], e: usize) -> usize {
-    if STOPS != NO_STOPS && e > 0 && e <= src.len() && src[e - 1] >= 0xF0 {
-        e - 1
-    } else {
-        e
     }
 }
 
