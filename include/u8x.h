@@ -879,7 +879,8 @@ const char *u8x_error_name(int error);
 
 /**
  * The name of the instruction-set tier every u8x call in this process runs,
- * a static string: "scalar", "sse42", "avx2" or "avx512". It is the fastest
+ * a static string: "scalar", "sse42", "avx2", "avx512" (x86-64) or "neon"
+ * (aarch64). It is the fastest
  * tier the CPU supports, unless the environment variable `U8X_TIER` names
  * another one the CPU has (see `u8x_tier_forced`). Chosen when u8x first
  * needs a tier (the first conversion, or a call to this function or
@@ -892,8 +893,7 @@ const char *u8x_tier_name(void);
  * What became of the environment variable `U8X_TIER`, read once, when the
  * tier is chosen (see `u8x_tier_name`; set it before the program starts,
  * or at least before that moment and not concurrently with it). Its value is a
- * tier name as `u8x_tier_name` gives it, ASCII case ignored ("neon" is
- * also a tier name, not yet available anywhere). Returns:
+ * tier name as `u8x_tier_name` gives it, ASCII case ignored. Returns:
  * - 1: honoured: the named tier runs.
  * - 0: `U8X_TIER` is unset or empty: the fastest tier runs.
  * - -1: refused: the CPU (or this build) lacks the named tier.

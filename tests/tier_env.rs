@@ -134,8 +134,6 @@ fn forced_tiers() {
     let mut cases: Vec<(Option<String>, &str, i32)> = vec![
         (None, best, 0),
         (Some(String::new()), best, 0),
-        (Some("neon".into()), best, -1),
-        (Some("NEON".into()), best, -1),
         (Some("avx1024".into()), best, -2),
         (Some(" avx2".into()), best, -2),
         (Some("sse4.2".into()), best, -2),

@@ -1015,3 +1015,70 @@ fn tiers_run() {
     );
     std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes()).unwrap();
 }
+
+/// Runs of 16-unit blocks of one mix of lengths (1-2, 1-3, 3 and 4, 1-4
+/// bytes), then a block with an invalid unit at each position (or none),
+/// then more valid units; every output capacity from 0 to past the full
+/// output, with guard bytes past the capacity. Plus a block of twelve
+/// 4-byte and four 3-byte characters before 3-byte ones, whose last packed
+/// vector ends 4 bytes past its output. A vector encoder whose stores reach
+/// past a step's own output (which only later output may cover) must stop
+/// exactly where the scalar core does and touch no byte at or past
+/// `written`, inside the output or beyond it.
+#[test]
+fn encoders_stop_exactly_before_a_bad_block_or_the_end_of_room() {
+    const GUARD: usize = 80;
+    const MIXES: [&[usize]; 4] = [&[0, 1], &[0, 1, 2], &[2, 3], &[0, 1, 2, 3]];
+    let reference = scalar();
+    let mut inputs = Vec::new();
+    let mut rng = Rng::new(12);
+    for (m, mix) in MIXES.iter().enumerate() {
+        for blocks in [2, 5] {
+            for bad_at in 0..=16 {
+                let mut units: Vec<u32> = (0..16 * blocks + 16 + 40)
+                    .map(|_| {
+                        let class = mix[rng.below(mix.len())];
+                        scalar_of_length(&mut rng, class)
+                    })
+                    .collect();
+                if bad_at < 16 {
+                    units[16 * blocks + bad_at] = [0xD800, 0xDFFF, 0x11_0000][bad_at % 3];
+                }
+                inputs.push((format!("mix {m}, {blocks} blocks, bad at {bad_at}"), units));
+            }
+        }
+    }
+    let mut tight = vec![0x1_0000u32; 12];
+    tight.extend([0x800; 40]);
+    inputs.push(("12 x 4 bytes, then 3 bytes".to_string(), tight));
+    for engine in fast_tiers() {
+        let mut checked = 0;
+        for (what, units) in &inputs {
+            // Replacing goes on past the invalid unit (escaping stops).
+            let replace = EncodePolicy::Replace('\u{FFFD}');
+            let full = reference.encoded_len(units, replace).written;
+            for policy in [EncodePolicy::Strict, replace] {
+                assert_eq!(
+                    engine.encoded_len(units, policy),
+                    reference.encoded_len(units, policy),
+                    "encoded_len {what} {policy:?}"
+                );
+                for cap in 0..=full + 4 {
+                    // Mostly a sentinel that zeroed excess bytes would change.
+                    let sentinel = if cap % 4 == 3 { 0x00 } else { 0xAA };
+                    let mut a = vec![sentinel; cap + GUARD];
+                    let mut b = vec![sentinel; cap + GUARD];
+                    let pa = engine.encode(units, &mut a[..cap], policy);
+                    let pb = reference.encode(units, &mut b[..cap], policy);
+                    assert_eq!(pa, pb, "encode {what} {policy:?} cap={cap}");
+                    assert_eq!(
+                        a, b,
+                        "encoded bytes, untouched tail and guard {what} {policy:?} cap={cap}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        eprintln!("{engine:?}: {checked} runs before a bad block or the end of room");
+    }
+}

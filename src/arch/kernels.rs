@@ -130,11 +130,14 @@ pub(crate) struct Kernels {
     find_byte: Option<FindByteKernel>,
 }
 
-/// The kernels of a tier that has every operation, in [`Kernels`]' order.
-#[cfg(target_arch = "x86_64")] // Only vector tiers make tables; x86-64 has the only ones yet.
+/// The kernels of a vector tier, in [`Kernels`]' order; a `None` runs the
+/// scalar core's code for that operation (or a loop the compiler
+/// vectorises). The x86-64 tiers have every entry but those marked below;
+/// NEON has the validation and counting ones so far.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))] // Only vector tiers make tables.
 pub(crate) struct Table {
-    pub validate: ScanKernel<u8>,
-    pub decode: DecodeKernel,
+    pub validate: Option<ScanKernel<u8>>,
+    pub decode: Option<DecodeKernel>,
     /// Not every tier has one yet: `None` decodes through UCS-4.
     pub decode_utf16: Option<DecodeU16Kernel>,
     /// The decoders for CESU-8 and Modified UTF-8's fast path; `None`
@@ -142,10 +145,10 @@ pub(crate) struct Table {
     pub decode_stopping: Option<StopDecodeKernel>,
     pub decode_utf16_stopping: Option<StopDecodeU16Kernel>,
     pub validate_stopping: Option<StopScanKernel>,
-    pub pairs: PairsKernel,
-    pub pairs_utf16: PairsU16Kernel,
-    pub count: ScanKernel<u8>,
-    pub encode: EncodeKernel,
+    pub pairs: Option<PairsKernel>,
+    pub pairs_utf16: Option<PairsU16Kernel>,
+    pub count: Option<ScanKernel<u8>>,
+    pub encode: Option<EncodeKernel>,
     /// Not every tier has one yet: `None` encodes through UCS-4.
     pub encode_utf16: Option<EncodeU16Kernel>,
     /// Not every tier has one yet: `None` encodes the dialect's pairs in
@@ -161,13 +164,13 @@ pub(crate) struct Table {
     pub utf16_len: Option<LeadsKernel>,
     pub classify: Option<ClassifyKernel>,
     pub utf8_len_utf16: Option<Utf16SizeKernel>,
-    pub encoded_len: ScanKernel<u32>,
-    pub count_leads: LeadsKernel,
-    pub widen: WidenKernel,
+    pub encoded_len: Option<ScanKernel<u32>>,
+    pub count_leads: Option<LeadsKernel>,
+    pub widen: Option<WidenKernel>,
     /// Not every tier has one yet: `None` runs a loop the compiler
     /// vectorises.
     pub ascii_units: Option<AsciiUnitsKernel>,
-    pub find_byte: FindByteKernel,
+    pub find_byte: Option<FindByteKernel>,
 }
 
 /// The scalar tier: no kernels, every operation runs the reference core.
@@ -205,20 +208,20 @@ impl Kernels {
     /// Every kernel must be sound to call, with the arguments its type
     /// documents, on any CPU that has `tier`'s features, and the table must
     /// be handed out only after checking that this CPU has them.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     pub(crate) const unsafe fn new(tier: Tier, t: Table) -> Kernels {
         Kernels {
             tier,
-            validate: Some(t.validate),
-            decode: Some(t.decode),
+            validate: t.validate,
+            decode: t.decode,
             decode_utf16: t.decode_utf16,
             decode_stopping: t.decode_stopping,
             decode_utf16_stopping: t.decode_utf16_stopping,
             validate_stopping: t.validate_stopping,
-            pairs: Some(t.pairs),
-            pairs_utf16: Some(t.pairs_utf16),
-            count: Some(t.count),
-            encode: Some(t.encode),
+            pairs: t.pairs,
+            pairs_utf16: t.pairs_utf16,
+            count: t.count,
+            encode: t.encode,
             encode_utf16: t.encode_utf16,
             encode_utf16_cesu: t.encode_utf16_cesu,
             encode_latin1: t.encode_latin1,
@@ -227,11 +230,11 @@ impl Kernels {
             utf16_len: t.utf16_len,
             classify: t.classify,
             utf8_len_utf16: t.utf8_len_utf16,
-            encoded_len: Some(t.encoded_len),
-            count_leads: Some(t.count_leads),
-            widen: Some(t.widen),
+            encoded_len: t.encoded_len,
+            count_leads: t.count_leads,
+            widen: t.widen,
             ascii_units: t.ascii_units,
-            find_byte: Some(t.find_byte),
+            find_byte: t.find_byte,
         }
     }
 

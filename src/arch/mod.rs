@@ -13,7 +13,11 @@
 //! for tests and benchmarks, and the environment variable `U8X_TIER` forces
 //! one from outside the program ([`TierRequest`]).
 
+#[cfg(target_arch = "aarch64")]
+mod aarch64;
 mod driver;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod generic;
 mod kernels;
 mod stopping;
 #[cfg(target_arch = "x86_64")]
@@ -22,7 +26,7 @@ mod x86_64;
 use core::sync::atomic::{AtomicI8, AtomicPtr, Ordering};
 
 use crate::{EncodePolicy, Policy, Progress};
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) use kernels::Table;
 use kernels::SCALAR;
 pub(crate) use kernels::{Kernels, Stops, Utf8Stats};
@@ -65,14 +69,24 @@ pub enum Tier {
     Avx2,
     /// x86-64 AVX-512 with BW, VBMI, VBMI2 and CD (Ice Lake and later, Zen 4).
     Avx512,
+    /// aarch64 NEON (every 64-bit Arm CPU: Apple silicon, Graviton,
+    /// Cortex-A). Not comparable with the x86 tiers; listed last so that
+    /// it is the best tier wherever it exists.
+    Neon,
 }
 
 impl Tier {
-    /// Every tier, slowest first.
-    pub const ALL: [Tier; 4] = [Tier::Scalar, Tier::Sse42, Tier::Avx2, Tier::Avx512];
+    /// Every tier, slowest first (of those one CPU can have).
+    pub const ALL: [Tier; 5] = [
+        Tier::Scalar,
+        Tier::Sse42,
+        Tier::Avx2,
+        Tier::Avx512,
+        Tier::Neon,
+    ];
 
     /// The tier's lower-case name, as `U8X_TIER` takes it: "scalar",
-    /// "sse42", "avx2" or "avx512".
+    /// "sse42", "avx2", "avx512" or "neon".
     pub fn name(self) -> &'static str {
         let n = self.name_nul();
         &n[..n.len() - 1]
@@ -85,6 +99,7 @@ impl Tier {
             Tier::Sse42 => "sse42\0",
             Tier::Avx2 => "avx2\0",
             Tier::Avx512 => "avx512\0",
+            Tier::Neon => "neon\0",
         }
     }
 
@@ -104,6 +119,10 @@ impl Tier {
             Tier::Avx512 => x86_64::avx512::kernels(),
             #[cfg(not(target_arch = "x86_64"))]
             Tier::Sse42 | Tier::Avx2 | Tier::Avx512 => None,
+            #[cfg(target_arch = "aarch64")]
+            Tier::Neon => aarch64::kernels(),
+            #[cfg(not(target_arch = "aarch64"))]
+            Tier::Neon => None,
         }
     }
 }
@@ -151,10 +170,6 @@ impl TierRequest {
 fn parse_request(value: &[u8]) -> Result<Option<&'static Kernels>, TierRequest> {
     if value.is_empty() {
         return Ok(None);
-    }
-    if value.eq_ignore_ascii_case(b"neon") {
-        // A tier name u8x reserves for Arm; no build has it yet.
-        return Err(TierRequest::Unavailable);
     }
     let tier = Tier::ALL
         .into_iter()
@@ -515,7 +530,7 @@ impl Engine {
 /// block, its leads before `q` are added; when it lies in the previous block
 /// (`prev_leads`, already counted), that block's leads from `q` on are taken
 /// back.
-#[cfg(target_arch = "x86_64")] // Used by the x86-64 kernels.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))] // Used by the vector kernels.
 pub(crate) fn count_until_error(
     src: &[u8],
     e: usize,
@@ -541,7 +556,7 @@ pub(crate) fn count_until_error(
 /// Where to restart exactly after a kernel flagged an error at byte `e`: the
 /// last segment start in `e-3..e` (a multi-byte sequence that the error cut
 /// short starts there), or `e` itself. Every byte before it is well-formed.
-#[cfg(target_arch = "x86_64")] // Used by the x86-64 kernels.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))] // Used by the vector kernels.
 pub(crate) fn restart_point(src: &[u8], e: usize) -> usize {
     let e = e.min(src.len());
     (e.saturating_sub(3)..e)

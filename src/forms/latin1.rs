@@ -40,18 +40,34 @@ impl Narrow for Latin1Out<'_> {
             .map_or(usize::MAX, |d| d.len() - self.written)
     }
 
+    fn drops(&self) -> bool {
+        matches!(self.above, Above::Drop)
+    }
+
     fn take(&mut self, cps: &[u32]) -> Taken {
         if self.above == Above::Drop {
-            let dropped = above_ff(cps);
-            self.handled += dropped;
-            if let Some(dst) = self.dst.as_deref_mut() {
-                // Fewer bytes than code points: they fit.
-                let kept = cps.iter().filter(|&&c| c <= 0xFF);
-                for (d, &c) in dst[self.written..].iter_mut().zip(kept) {
-                    *d = c as u8;
+            // The dropped code points take no room, so `cps` may hold more
+            // than `room` (see `drops`): stop at the first kept one that
+            // does not fit.
+            let room = self.room();
+            let (mut kept, mut dropped) = (0, 0);
+            for (i, &c) in cps.iter().enumerate() {
+                if c > 0xFF {
+                    dropped += 1;
+                    continue;
                 }
+                if kept == room {
+                    self.handled += dropped;
+                    self.written += kept;
+                    return Taken::Full(i);
+                }
+                if let Some(dst) = self.dst.as_deref_mut() {
+                    dst[self.written + kept] = c as u8;
+                }
+                kept += 1;
             }
-            self.written += cps.len() - dropped;
+            self.handled += dropped;
+            self.written += kept;
             return Taken::All;
         }
         let replacement = match self.above {

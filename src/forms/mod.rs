@@ -50,6 +50,12 @@ pub(crate) trait Narrow {
     /// Output units left (`usize::MAX` when only measuring); at least one
     /// code point fits per unit if any does.
     fn room(&self) -> usize;
+    /// Whether the form drops some code points, writing nothing for them
+    /// (Latin-1's characters above U+00FF under the ignore policy): then a
+    /// full buffer does not bound how many code points it can take.
+    fn drops(&self) -> bool {
+        false
+    }
     /// Writes the leading code points of `cps` that fit.
     fn take(&mut self, cps: &[u32]) -> Taken;
     /// Code points the form replaced or dropped since the last call (a
@@ -112,7 +118,11 @@ pub(crate) fn through_ucs4<N: Narrow>(
         let last = end == src.len();
         let chunk = &src[read..end];
         let more = more_input || !last;
-        let k = out.room().min(buf.len());
+        let k = if out.drops() {
+            buf.len()
+        } else {
+            out.room().min(buf.len())
+        };
         let p = engine.decode_ucs4(chunk, &mut buf[..k], policy, more);
         let (n, cut) = match out.take(&buf[..p.written]) {
             Taken::All => (p.written, None),

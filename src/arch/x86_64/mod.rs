@@ -11,6 +11,6 @@ mod partial;
 mod plain_runs;
 pub(crate) mod sse;
 mod stopping;
-mod tables;
+use super::generic::tables;
 mod units;
 mod widen;

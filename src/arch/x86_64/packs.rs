@@ -6,6 +6,8 @@
 
 use core::arch::x86_64::*;
 
+use crate::arch::generic::tables::PAIR_UNITS;
+
 /// For a key holding the lengths minus one of four characters (2 bits each,
 /// the first lowest): the byte indices, in a 16-byte lane of four 4-byte
 /// slots, of the bytes they use (`4-n .. 4` of slot `j` for length `n`),
@@ -54,29 +56,6 @@ const fn compact_table(unary: bool, layout: &[&[usize]; 4]) -> [[u8; 16]; 256] {
     }
     table
 }
-
-/// For each mask of supplementary lanes among four 32-bit lanes that hold
-/// a unit, or a pair (high surrogate low): a `pshufb` pattern that packs
-/// each lane's units to the front, in order.
-static PAIR_UNITS: [[u8; 16]; 16] = {
-    let mut table = [[0x80u8; 16]; 16];
-    let mut mask = 0;
-    while mask < 16 {
-        let (mut n, mut lane) = (0, 0);
-        while lane < 4 {
-            let units = if mask >> lane & 1 != 0 { 2 } else { 1 };
-            let mut b = 0;
-            while b < 2 * units {
-                table[mask][n] = (4 * lane + b) as u8;
-                n += 1;
-                b += 1;
-            }
-            lane += 1;
-        }
-        mask += 1;
-    }
-    table
-};
 
 /// The UTF-16 units of four scalar values in 32-bit lanes, packed to the
 /// front (zeros after them), and how many of the values are supplementary

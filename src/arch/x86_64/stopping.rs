@@ -8,24 +8,7 @@ use crate::arch::kernels::{DecodeKernel, DecodeU16Kernel, FindByteKernel, Stops}
 use crate::arch::stopping::run;
 use crate::arch::FastStop;
 
-/// `STOPS` of the kernels that stop at CESU-8's and Modified UTF-8's forms
-/// by themselves, as at errors (`Stops`): none, `Stops::Fours`,
-/// `Stops::FoursAndZero`.
-pub(super) const NO_STOPS: u8 = 0;
-pub(super) const FOURS: u8 = 1;
-pub(super) const FOURS_ZERO: u8 = 2;
-
-/// Where an AVX2 or SSE4.2 validator with `STOPS` stops, given its first
-/// flagged byte `e`: their lookups (`tables::BYTE_1_HIGH_FOURS`) flag a
-/// stop F0..FF at the byte after it, where no error can come before it
-/// (the first error or stop is at `e` or `e - 1`).
-pub(super) fn stop_at<const STOPS: u8>(src: &[u8], e: usize) -> usize {
-    if STOPS != NO_STOPS && e > 0 && e <= src.len() && src[e - 1] >= 0xF0 {
-        e - 1
-    } else {
-        e
-    }
-}
+pub(super) use crate::arch::generic::utf8::{stop_at, FOURS, FOURS_ZERO, NO_STOPS};
 
 /// Widens the plain blocks at the start of a slice into the `cap` units
 /// at the pointer (swapped with the first flag; 00 a stop with the second).

@@ -32,16 +32,16 @@ use crate::arch::{Kernels, Table, Tier};
 
 static KERNELS: Kernels = {
     let table = Table {
-        validate: utf8::validate,
-        decode: decode::decode,
+        validate: Some(utf8::validate),
+        decode: Some(decode::decode),
         decode_utf16: Some(decode::decode_utf16),
         decode_stopping: Some(decode::decode_stopping),
         decode_utf16_stopping: Some(decode::decode_utf16_stopping),
         validate_stopping: Some(utf8::validate_stopping),
-        pairs: pairs::pairs_ucs4,
-        pairs_utf16: pairs::pairs_utf16,
-        count: utf8::count,
-        encode: ucs4::encode,
+        pairs: Some(pairs::pairs_ucs4),
+        pairs_utf16: Some(pairs::pairs_utf16),
+        count: Some(utf8::count),
+        encode: Some(ucs4::encode),
         encode_utf16: Some(utf16::encode_utf16),
         encode_utf16_cesu: Some(utf16::encode_utf16_cesu),
         encode_latin1: Some(latin1::encode_latin1),
@@ -50,11 +50,11 @@ static KERNELS: Kernels = {
         utf16_len: Some(stats::utf16_len),
         classify: Some(stats::classify),
         utf8_len_utf16: Some(stats::utf8_len_of_utf16),
-        encoded_len: ucs4::encoded_len,
-        count_leads: utf8::count_leads,
-        widen: super::widen::avx512,
+        encoded_len: Some(ucs4::encoded_len),
+        count_leads: Some(utf8::count_leads),
+        widen: Some(super::widen::avx512),
         ascii_units: None,
-        find_byte: super::find::find_byte_avx512,
+        find_byte: Some(super::find::find_byte_avx512),
     };
     // SAFETY: every entry is a kernel of this tier, sound on any CPU with
     // the features `detected` checks for any input and any output pointer

@@ -13,11 +13,13 @@
 
 mod classify;
 mod decode;
+mod lanes;
 mod latin1;
 mod sizes;
 mod ucs4;
 mod utf16;
 mod utf8;
+mod vector;
 
 use crate::arch::{Kernels, Table, Tier};
 
@@ -31,16 +33,16 @@ super::stopping::stopping_kernels!(
 
 static KERNELS: Kernels = {
     let table = Table {
-        validate: utf8::validate::<false>,
-        decode: decode::decode,
+        validate: Some(utf8::validate::<false>),
+        decode: Some(decode::decode),
         decode_utf16: Some(decode::decode_utf16),
         decode_stopping: Some(stops::decode),
         decode_utf16_stopping: Some(stops::decode_utf16),
         validate_stopping: Some(utf8::validate_stopping),
-        pairs: super::pairs::pairs_ucs4,
-        pairs_utf16: super::pairs::pairs_utf16,
-        count: utf8::validate::<true>,
-        encode: ucs4::encode,
+        pairs: Some(super::pairs::pairs_ucs4),
+        pairs_utf16: Some(super::pairs::pairs_utf16),
+        count: Some(utf8::validate::<true>),
+        encode: Some(ucs4::encode),
         encode_utf16: Some(utf16::encode_utf16),
         encode_utf16_cesu: Some(utf16::encode_utf16_cesu),
         encode_latin1: Some(latin1::encode_latin1),
@@ -49,11 +51,11 @@ static KERNELS: Kernels = {
         utf16_len: None,
         classify: Some(classify::classify),
         utf8_len_utf16: Some(sizes::utf8_len_of_utf16),
-        encoded_len: ucs4::encoded_len,
-        count_leads: utf8::count_leads,
-        widen: super::widen::sse41,
+        encoded_len: Some(ucs4::encoded_len),
+        count_leads: Some(utf8::count_leads),
+        widen: Some(super::widen::sse41),
         ascii_units: Some(super::widen::ascii_units_sse41),
-        find_byte: super::find::find_byte_sse,
+        find_byte: Some(super::find::find_byte_sse),
     };
     // SAFETY: every entry is a kernel of this tier, sound on any CPU with
     // the features `detected` checks for any input and any output pointer

@@ -1,5 +1,5 @@
 //! The Keiser-Lemire validation tables and the code point assembly tables,
-//! shared by every x86-64 tier (each broadcasts them to its vector width).
+//! shared by every vector tier (each broadcasts them to its vector width).
 //!
 //! Each error bit names one way a byte pair can be wrong; a pair is
 //! ill-formed when the bit is set in all three lookups (previous byte's high
@@ -17,7 +17,7 @@ const TWO_CONTS: u8 = 1 << 7;
 const CARRY: u8 = TOO_SHORT | TOO_LONG | TWO_CONTS;
 
 /// Indexed by the high nibble of the previous byte.
-pub(super) const BYTE_1_HIGH: [u8; 16] = [
+pub(crate) const BYTE_1_HIGH: [u8; 16] = [
     TOO_LONG,
     TOO_LONG,
     TOO_LONG,
@@ -40,14 +40,14 @@ pub(super) const BYTE_1_HIGH: [u8; 16] = [
 /// UTF-8's 4-byte leads: a byte F0..FF is an error whatever follows it
 /// (TOO_SHORT before a non-continuation, TOO_LONG before a continuation),
 /// flagged at the byte after it, for no extra operation.
-pub(super) const BYTE_1_HIGH_FOURS: [u8; 16] = {
+pub(crate) const BYTE_1_HIGH_FOURS: [u8; 16] = {
     let mut t = BYTE_1_HIGH;
     t[15] |= TOO_LONG;
     t
 };
 
 /// Indexed by the low nibble of the previous byte.
-pub(super) const BYTE_1_LOW: [u8; 16] = [
+pub(crate) const BYTE_1_LOW: [u8; 16] = [
     CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4, // ____0000
     CARRY | OVERLONG_2,                           // ____0001
     CARRY,
@@ -67,7 +67,7 @@ pub(super) const BYTE_1_LOW: [u8; 16] = [
 ];
 
 /// Indexed by the high nibble of this byte.
-pub(super) const BYTE_2_HIGH: [u8; 16] = [
+pub(crate) const BYTE_2_HIGH: [u8; 16] = [
     TOO_SHORT,
     TOO_SHORT,
     TOO_SHORT,
@@ -88,16 +88,19 @@ pub(super) const BYTE_2_HIGH: [u8; 16] = [
 
 /// By the lead's count of leading ones (0, 2, 3, 4): the payload bits of a
 /// lane holding a character's four bytes, lead lowest.
-pub(super) const PAYLOAD_MASK: [u32; 8] = [0x7F, 0, 0x3F1F, 0x3F3F0F, 0x3F3F3F07, 0, 0, 0];
+#[cfg(target_arch = "x86_64")] // AVX-512's decoder.
+pub(crate) const PAYLOAD_MASK: [u32; 8] = [0x7F, 0, 0x3F1F, 0x3F3F0F, 0x3F3F3F07, 0, 0, 0];
 /// ... and how far right the joined 24-bit value must move.
-pub(super) const FINAL_SHIFT: [u32; 8] = [18, 0, 12, 6, 0, 0, 0, 0];
+#[cfg(target_arch = "x86_64")]
+pub(crate) const FINAL_SHIFT: [u32; 8] = [18, 0, 12, 6, 0, 0, 0, 0];
 
 /// Byte limits above which a block's last three bytes start a sequence that
 /// the block cannot finish: a lead needing 4, 3 or 2 bytes.
-pub(super) const LAST_THREE_LIMITS: [u8; 3] = [0xF0 - 1, 0xE0 - 1, 0xC0 - 1];
+pub(crate) const LAST_THREE_LIMITS: [u8; 3] = [0xF0 - 1, 0xE0 - 1, 0xC0 - 1];
 
 /// Repeats a 16-byte table to fill a vector of `N` bytes.
-pub(super) const fn splat<const N: usize>(t: [u8; 16]) -> [u8; N] {
+#[cfg(target_arch = "x86_64")] // The wider x86 vectors.
+pub(crate) const fn splat<const N: usize>(t: [u8; 16]) -> [u8; N] {
     let mut out = [0u8; N];
     let mut i = 0;
     while i < N {
@@ -109,10 +112,33 @@ pub(super) const fn splat<const N: usize>(t: [u8; 16]) -> [u8; N] {
 
 /// A vector of `N` bytes, all 0xFF but the last three, which are
 /// `LAST_THREE_LIMITS`.
-pub(super) const fn incomplete_limits<const N: usize>() -> [u8; N] {
+pub(crate) const fn incomplete_limits<const N: usize>() -> [u8; N] {
     let mut out = [0xFFu8; N];
     out[N - 3] = LAST_THREE_LIMITS[0];
     out[N - 2] = LAST_THREE_LIMITS[1];
     out[N - 1] = LAST_THREE_LIMITS[2];
     out
 }
+
+/// For each mask of supplementary lanes among four 32-bit lanes that hold
+/// a unit, or a pair (high surrogate low): a byte shuffle (`PSHUFB`, `TBL`) that packs
+/// each lane's units to the front, in order.
+pub(crate) static PAIR_UNITS: [[u8; 16]; 16] = {
+    let mut table = [[0x80u8; 16]; 16];
+    let mut mask = 0;
+    while mask < 16 {
+        let (mut n, mut lane) = (0, 0);
+        while lane < 4 {
+            let units = if mask >> lane & 1 != 0 { 2 } else { 1 };
+            let mut b = 0;
+            while b < 2 * units {
+                table[mask][n] = (4 * lane + b) as u8;
+                n += 1;
+                b += 1;
+            }
+            lane += 1;
+        }
+        mask += 1;
+    }
+    table
+};

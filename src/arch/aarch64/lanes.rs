@@ -1,0 +1,155 @@
+//! [`Lanes`] for the NEON tier: the decoder's lane arithmetic with
+//! multiply-subtracts, and its stores with widening moves.
+//!
+//! A lane holds a character's bytes last byte lowest, payload bits masked:
+//! in each 16-bit half `lo + 256 * hi` becomes `lo + 64 * hi`, which is
+//! `v - 192 * (v >> 8)`, one `MLS`; in a 32-bit lane the two halves join
+//! the same way, `v - 61440 * (v >> 16)`.
+
+use core::arch::aarch64::*;
+
+use super::vector::{leads, Neon};
+use crate::arch::generic::lanes::Lanes;
+use crate::arch::generic::tables::PAIR_UNITS;
+
+/// `units` (bytes of 16-bit units) in the byte order asked for.
+#[inline(always)]
+fn order<const SWAP: bool>(units: uint8x16_t) -> uint8x16_t {
+    if SWAP {
+        // SAFETY: NEON is baseline on aarch64.
+        unsafe { vrev16q_u8(units) }
+    } else {
+        units
+    }
+}
+
+/// Joins each 16-bit lane's bytes, six payload bits in the low one.
+#[inline(always)]
+fn join16(v: uint16x8_t) -> uint16x8_t {
+    // SAFETY: NEON is baseline on aarch64.
+    unsafe { vmlsq_n_u16(v, vshrq_n_u16::<8>(v), 192) }
+}
+
+// SAFETY (every `unsafe` block below without its own comment): NEON is
+// part of the aarch64 baseline; these are register operations.
+impl Lanes for Neon {
+    #[inline(always)]
+    fn short_lanes(self) -> Neon {
+        // 0x1F7F keeps a 2-byte lead's five bits and the last byte's six
+        // (a continuation byte's bit 6 is 0), or an ASCII byte whole.
+        let v = unsafe { vandq_u16(vreinterpretq_u16_u8(self.0), vdupq_n_u16(0x1F7F)) };
+        Neon(unsafe { vreinterpretq_u8_u16(join16(v)) })
+    }
+
+    #[inline(always)]
+    fn long_lanes(self) -> Neon {
+        // 0x07_3F_3F_7F keeps the payload bits, except that a 3-byte lead
+        // in byte 2 keeps a stray bit 5, cleared by XOR with its own bit 6
+        // (which a continuation byte lacks).
+        Neon(unsafe {
+            let x = vreinterpretq_u32_u8(self.0);
+            let t = vandq_u32(x, vdupq_n_u32(0x073F_3F7F));
+            let stray = vshrq_n_u32::<1>(vandq_u32(x, vdupq_n_u32(0x0040_0000)));
+            let halves = join16(vreinterpretq_u16_u32(veorq_u32(t, stray)));
+            let v = vreinterpretq_u32_u16(halves);
+            vreinterpretq_u8_u32(vmlsq_n_u32(v, vshrq_n_u32::<16>(v), 61440))
+        })
+    }
+
+    #[inline(always)]
+    fn leads64(blocks: [Neon; 4]) -> u64 {
+        // Each lead's FF keeps its byte's bit of 1, 2, .., 128; three rounds
+        // of pairwise adds gather the 64 bits in order.
+        const BITS: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
+        unsafe {
+            let bits = vld1q_u8(BITS.as_ptr());
+            let [a, b, c, d] = blocks.map(|v| vandq_u8(leads(v.0), bits));
+            let ab = vpaddq_u8(a, b);
+            let cd = vpaddq_u8(c, d);
+            let abcd = vpaddq_u8(ab, cd);
+            vgetq_lane_u64::<0>(vreinterpretq_u64_u8(vpaddq_u8(abcd, abcd)))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn ascii_ucs4(self, dst: *mut u32) {
+        let (lo, hi) = unsafe { (vmovl_u8(vget_low_u8(self.0)), vmovl_high_u8(self.0)) };
+        // SAFETY: the four stores cover exactly dst..dst+16, the caller's
+        // room.
+        unsafe {
+            vst1q_u32(dst, vmovl_u16(vget_low_u16(lo)));
+            vst1q_u32(dst.add(4), vmovl_high_u16(lo));
+            vst1q_u32(dst.add(8), vmovl_u16(vget_low_u16(hi)));
+            vst1q_u32(dst.add(12), vmovl_high_u16(hi));
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn ascii_utf16<const SWAP: bool>(self, dst: *mut u16) {
+        let (lo, hi) = unsafe { (vmovl_u8(vget_low_u8(self.0)), vmovl_high_u8(self.0)) };
+        // SAFETY: the two stores cover exactly dst..dst+16, the caller's
+        // room.
+        unsafe {
+            vst1q_u8(dst.cast(), order::<SWAP>(vreinterpretq_u8_u16(lo)));
+            vst1q_u8(dst.add(8).cast(), order::<SWAP>(vreinterpretq_u8_u16(hi)));
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn short_ucs4(self, dst: *mut u32) {
+        let v = unsafe { vreinterpretq_u16_u8(self.0) };
+        // SAFETY: the two stores cover exactly dst..dst+8, the caller's
+        // room.
+        unsafe {
+            vst1q_u32(dst, vmovl_u16(vget_low_u16(v)));
+            vst1q_u32(dst.add(4), vmovl_high_u16(v));
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn short_utf16<const SWAP: bool>(self, dst: *mut u16) {
+        // SAFETY: 8 units of room.
+        unsafe { vst1q_u8(dst.cast(), order::<SWAP>(self.0)) };
+    }
+
+    #[inline(always)]
+    unsafe fn long_ucs4(self, dst: *mut u32) {
+        // SAFETY: 4 units of room.
+        unsafe { vst1q_u8(dst.cast(), self.0) };
+    }
+
+    #[inline(always)]
+    unsafe fn long_utf16<const SWAP: bool>(self, dst: *mut u16) -> usize {
+        let cps = unsafe { vreinterpretq_u32_u8(self.0) };
+        let supplementary = unsafe { vcgtq_u32(cps, vdupq_n_u32(0xFFFF)) };
+        if unsafe { vmaxvq_u32(supplementary) } == 0 {
+            let units = unsafe { vmovn_u32(cps) };
+            let units = unsafe { vreinterpret_u8_u16(units) };
+            let units = if SWAP {
+                unsafe { vrev16_u8(units) }
+            } else {
+                units
+            };
+            // SAFETY: 4 of the 8 units of room.
+            unsafe { vst1_u8(dst.cast(), units) };
+            return 0;
+        }
+        // A pair's high surrogate in its lane's low half, the low one in
+        // the high half; a table keyed by the supplementary lanes keeps each
+        // lane's one or two units, packed.
+        let (lanes, mask) = unsafe {
+            let high = vaddq_u32(vshrq_n_u32::<10>(cps), vdupq_n_u32(0xD7C0));
+            let low = vorrq_u32(vandq_u32(cps, vdupq_n_u32(0x3FF)), vdupq_n_u32(0xDC00));
+            let pair = vorrq_u32(high, vshlq_n_u32::<16>(low));
+            const LANE_BITS: [u32; 4] = [1, 2, 4, 8];
+            let mask = vaddvq_u32(vandq_u32(supplementary, vld1q_u32(LANE_BITS.as_ptr())));
+            (vbslq_u32(supplementary, pair, cps), mask as usize)
+        };
+        // SAFETY: `mask` < 16, a row of the table (16 bytes).
+        let pattern = unsafe { vld1q_u8(PAIR_UNITS[mask].as_ptr()) };
+        let units = unsafe { vqtbl1q_u8(vreinterpretq_u8_u32(lanes), pattern) };
+        // SAFETY: 8 units of room.
+        unsafe { vst1q_u8(dst.cast(), order::<SWAP>(units)) };
+        mask.count_ones() as usize
+    }
+}

@@ -1,0 +1,284 @@
+//! UTF-8 validation and counting over 16-byte vectors, 64 bytes a step:
+//! the algorithm of the SSE4.2 and NEON tiers, written once.
+//!
+//! Each block is checked against the three bytes before it with the
+//! Keiser-Lemire nibble lookups ("Validating UTF-8 in less than one
+//! instruction per byte", 2021): a 16-entry table lookup gives error bits
+//! for the previous byte's high nibble, its low nibble and this byte's
+//! high nibble ([`tables`]), and a byte is bad when a bit survives the
+//! AND of the three (or a byte 2 or 3 after a long lead is not a
+//! continuation byte). Four in-bounds blocks are checked together with one
+//! test for the lot; a group with an error is retried block by block to
+//! find the first bad byte. All-ASCII runs are skipped 128 bytes a test.
+//!
+//! CESU-8 and Modified UTF-8 decoders need the validator to stop where
+//! they read differently from RFC 3629 (`STOPS`): a 4-byte lead costs
+//! nothing (`tables::BYTE_1_HIGH_FOURS` makes F0..FF an error whatever
+//! follows, flagged at the byte after it, and [`stop_at`] moves the stop
+//! back), and 00 costs one compare of the four blocks' minimum, located
+//! exactly only after a block fails.
+
+use super::tables::{self, incomplete_limits};
+use super::vector::Bytes;
+use crate::arch::{count_until_error, FastStop};
+
+/// `STOPS` of the kernels that stop at CESU-8's and Modified UTF-8's forms
+/// by themselves, as at errors (`Stops`): none, `Stops::Fours`,
+/// `Stops::FoursAndZero`.
+pub(crate) const NO_STOPS: u8 = 0;
+pub(crate) const FOURS: u8 = 1;
+pub(crate) const FOURS_ZERO: u8 = 2;
+
+/// Where a validator with `STOPS` stops, given its first flagged byte `e`:
+/// the lookups (`tables::BYTE_1_HIGH_FOURS`) flag a stop F0..FF at the byte
+/// after it, where no error can come before it (the first error or stop is
+/// at `e` or `e - 1`).
+pub(crate) fn stop_at<const STOPS: u8>(src: &[u8], e: usize) -> usize {
+    if STOPS != NO_STOPS && e > 0 && e <= src.len() && src[e - 1] >= 0xF0 {
+        e - 1
+    } else {
+        e
+    }
+}
+
+/// What [`checked`] finds, with two of its steps that also say what the
+/// bytes are (classification counts them).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // NEON does not classify yet.
+pub(crate) struct Checked<V> {
+    /// The error bits.
+    pub errors: V,
+    /// The top bit of each byte set where it is a continuation byte.
+    pub continuations: V,
+    /// The top bit of each byte set where the byte 3 before it is F0..FF:
+    /// in well-formed text, the last bytes of 4-byte characters.
+    pub fourths: V,
+}
+
+/// The error bits of `input` given the block before it, also flagging the
+/// byte after each F0..FF with `STOPS` (see [`stop_at`]).
+#[inline(always)]
+pub(crate) fn checked<V: Bytes, const STOPS: u8>(input: V, prev: V) -> Checked<V> {
+    // SAFETY: a `V` exists, so the CPU has its instruction set.
+    let (byte_1_high, byte_1_low, byte_2_high, third_min, fourth_min, top) = unsafe {
+        (
+            V::table(if STOPS == NO_STOPS {
+                tables::BYTE_1_HIGH
+            } else {
+                tables::BYTE_1_HIGH_FOURS
+            }),
+            V::table(tables::BYTE_1_LOW),
+            V::table(tables::BYTE_2_HIGH),
+            V::splat(0xE0 - 0x80),
+            V::splat(0xF0 - 0x80),
+            V::splat(0x80),
+        )
+    };
+    let prev1 = input.prev::<1>(prev);
+    let prev2 = input.prev::<2>(prev);
+    let prev3 = input.prev::<3>(prev);
+    // Of this lookup's bits, only the continuation nibbles (8..B) have
+    // TWO_CONTS, the top bit.
+    let byte_2 = input.high_nibbles().lookup(byte_2_high);
+    let special = prev1
+        .high_nibbles()
+        .lookup(byte_1_high)
+        .and(prev1.low_nibbles().lookup(byte_1_low))
+        .and(byte_2);
+    let third = prev2.sub_sat(third_min);
+    let fourth = prev3.sub_sat(fourth_min);
+    let must_continue = third.or(fourth).and(top);
+    Checked {
+        errors: must_continue.xor(special),
+        continuations: byte_2,
+        fourths: fourth,
+    }
+}
+
+/// Whether the block ends inside a sequence it cannot finish.
+#[inline(always)]
+pub(crate) fn ends_incomplete<V: Bytes>(block: V) -> bool {
+    // SAFETY: a `V` exists, so the CPU has its instruction set.
+    let limits = unsafe { V::table(incomplete_limits()) };
+    !block.sub_sat(limits).is_zero()
+}
+
+/// The 00 bytes of `block` with `FOURS_ZERO` (Modified UTF-8's stop that
+/// the lookups cannot flag), as a mask.
+#[inline(always)]
+fn zeros<V: Bytes, const STOPS: u8>(block: V) -> u64 {
+    if STOPS == FOURS_ZERO {
+        block.zero_mask()
+    } else {
+        0
+    }
+}
+
+/// Two blocks as one for [`plain`]: their OR, or with `FOURS_ZERO` their
+/// signed minimum.
+#[inline(always)]
+fn combine<V: Bytes, const STOPS: u8>(a: V, b: V) -> V {
+    if STOPS == FOURS_ZERO {
+        a.min_signed(b)
+    } else {
+        a.or(b)
+    }
+}
+
+/// Whether the four blocks are plain ASCII, with no byte in `STOPS` (with
+/// `FOURS_ZERO`: every byte is 01..7F, a signed minimum above 0).
+#[inline(always)]
+pub(crate) fn plain<V: Bytes, const STOPS: u8>([a, b, c, d]: [V; 4]) -> bool {
+    let all = combine::<V, STOPS>(combine::<V, STOPS>(a, b), combine::<V, STOPS>(c, d));
+    if STOPS == FOURS_ZERO {
+        all.all_positive()
+    } else {
+        !all.any_high()
+    }
+}
+
+/// Whether the four blocks `blocks` are valid after `prev` and hold no
+/// byte in `STOPS` (one test for all four; plain blocks only need `prev`
+/// to end complete).
+#[inline(always)]
+pub(crate) fn four_valid<V: Bytes, const STOPS: u8>(blocks: [V; 4], prev: V) -> bool {
+    if plain::<V, STOPS>(blocks) {
+        return !ends_incomplete(prev);
+    }
+    mixed_valid::<V, STOPS>(blocks, prev)
+}
+
+/// [`four_valid`] for blocks known not to be plain.
+#[inline(always)]
+fn mixed_valid<V: Bytes, const STOPS: u8>(blocks: [V; 4], prev: V) -> bool {
+    let [a, b, c, d] = blocks;
+    let err = |x, y| checked::<V, STOPS>(x, y).errors;
+    let mut all = err(a, prev).or(err(b, a)).or(err(c, b).or(err(d, c)));
+    if STOPS == FOURS_ZERO {
+        // A 00 byte shows as a 0 minimum; any other byte makes no error
+        // bit here, since bits only ever have to be 0.
+        let low = a.min(b).min(c.min(d));
+        // SAFETY: a `V` exists, so the CPU has its instruction set.
+        let one = unsafe { V::splat(1) };
+        all = all.or(one.sub_sat(low));
+    }
+    all.is_zero()
+}
+
+/// The four blocks at `i`.
+///
+/// # Safety
+/// As [`Bytes::load`], and bytes `i..i+64` of `src` are in bounds.
+#[inline(always)]
+pub(crate) unsafe fn load_four<V: Bytes>(src: &[u8], i: usize) -> [V; 4] {
+    // SAFETY: the caller's promises.
+    unsafe { [0, 16, 32, 48].map(|o| V::load(src.as_ptr().add(i + o))) }
+}
+
+/// The longest valid prefix of `src` with no byte in `STOPS`, at block
+/// granularity, and with `COUNT` the number of characters in it. At an
+/// error whose restart point lies in the previous block, that block's
+/// characters from the restart point on are taken back out of the count.
+///
+/// # Safety
+/// The CPU has `V`'s instruction set.
+#[inline(always)]
+pub(crate) unsafe fn validate<V: Bytes, const COUNT: bool, const STOPS: u8>(
+    src: &[u8],
+) -> FastStop {
+    let len = src.len();
+    // SAFETY: the caller's promise.
+    let mut prev = unsafe { V::splat(0) };
+    let mut prev_leads = 0u64;
+    let mut counted = 0usize;
+    let mut i = 0;
+    let stop = |e: usize, i: usize, counted: usize, block_leads: u64, prev_leads: u64| {
+        let (counted, block_leads, prev_leads) = if COUNT {
+            (
+                counted,
+                V::bit_per_byte(block_leads),
+                V::bit_per_byte(prev_leads),
+            )
+        } else {
+            (0, 0, 0)
+        };
+        let e = stop_at::<STOPS>(src, e);
+        count_until_error(src, e, (i, 16), counted, block_leads, prev_leads)
+    };
+    while i < len {
+        // Whole groups of four blocks, in a loop of their own; an error in
+        // a group leaves it to the block loop below.
+        while i + 64 <= len {
+            // SAFETY: bytes i..i+64 are in bounds; the CPU has V's set.
+            let four = unsafe { load_four::<V>(src, i) };
+            if plain::<V, STOPS>(four) {
+                if ends_incomplete(prev) {
+                    break;
+                }
+                counted += 64;
+                prev_leads = V::first_bytes(16);
+                prev = four[3];
+                i += 64;
+                // An ASCII run: 128 bytes a test, with no carry to check.
+                while i + 128 <= len {
+                    // SAFETY: bytes i..i+128 are in bounds.
+                    let (a, b) = unsafe { (load_four::<V>(src, i), load_four::<V>(src, i + 64)) };
+                    let both = [0, 1, 2, 3].map(|k| combine::<V, STOPS>(a[k], b[k]));
+                    if !plain::<V, STOPS>(both) {
+                        break;
+                    }
+                    counted += 128;
+                    prev = b[3];
+                    i += 128;
+                }
+                continue;
+            }
+            if !mixed_valid::<V, STOPS>(four, prev) {
+                break;
+            }
+            if COUNT {
+                counted += V::lead_count4(four) as usize;
+                prev_leads = four[3].lead_mask();
+            }
+            prev = four[3];
+            i += 64;
+        }
+        if i >= len {
+            break;
+        }
+        // The group at i has an error, or fewer than 64 bytes are left:
+        // one block at a time.
+        // SAFETY: the CPU has V's set.
+        let block = unsafe { V::chunk(src, i) };
+        let valid = V::first_bytes(len - i);
+        // (A partial block's zeros are no 00 of the input.)
+        let stops = zeros::<V, STOPS>(block) & valid;
+        if !block.any_high() && stops == 0 {
+            if ends_incomplete(prev) {
+                return stop(i, i, counted, valid, prev_leads);
+            }
+            counted += (len - i).min(16);
+            prev_leads = valid;
+            prev = block;
+            i += 16;
+            continue;
+        }
+        let leads = block.lead_mask() & valid;
+        let flags = checked::<V, STOPS>(block, prev).errors.nonzero_mask() | stops;
+        if flags != 0 {
+            let e = i + V::first_set(flags);
+            return stop(e, i, counted, leads, prev_leads);
+        }
+        counted += (leads.count_ones() / V::MASK_BITS) as usize;
+        prev_leads = leads;
+        prev = block;
+        i += 16;
+    }
+    if ends_incomplete(prev) {
+        return stop(len, len, counted, 0, prev_leads);
+    }
+    FastStop {
+        read: len,
+        written: if COUNT { counted } else { 0 },
+        flagged: None,
+    }
+}

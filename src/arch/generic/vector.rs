@@ -1,0 +1,108 @@
+//! The vector trait the shared algorithms are written over.
+//!
+//! A value of an implementing type exists only where the CPU has the
+//! instruction set it needs: the only ways to make one (`splat`, `load`,
+//! `table`, `zero`) are `unsafe` with that promise, so the operations on
+//! values already made are safe. A tier's wrapper type keeps its vector in
+//! a private field for the same reason.
+
+/// Sixteen bytes, as one SIMD register.
+pub(crate) trait Bytes: Copy {
+    /// Bits a byte takes in the masks ([`Bytes::nonzero_mask`] and the
+    /// others): 1 (`PMOVMSKB`) or 4 (NEON's narrowing shift). Byte `k`
+    /// owns bits `k * MASK_BITS ..` and all of them are equal.
+    const MASK_BITS: u32;
+
+    /// All bytes `b`.
+    ///
+    /// # Safety
+    /// The CPU has the implementation's instruction set.
+    unsafe fn splat(b: u8) -> Self;
+
+    /// The sixteen bytes at `p`.
+    ///
+    /// # Safety
+    /// As [`Bytes::splat`], and `p` has sixteen readable bytes.
+    unsafe fn load(p: *const u8) -> Self;
+
+    /// A 16-entry lookup table as a vector.
+    ///
+    /// # Safety
+    /// As [`Bytes::splat`].
+    unsafe fn table(t: [u8; 16]) -> Self;
+
+    /// Bytes `[at, at + 16)` of `src`, zero-filled past its end (all zero
+    /// when `at >= src.len()`).
+    ///
+    /// # Safety
+    /// As [`Bytes::splat`].
+    unsafe fn chunk(src: &[u8], at: usize) -> Self;
+
+    fn or(self, b: Self) -> Self;
+    fn and(self, b: Self) -> Self;
+    fn xor(self, b: Self) -> Self;
+    /// Each byte's high nibble, as a byte 0..16.
+    fn high_nibbles(self) -> Self;
+    /// Each byte's low nibble.
+    fn low_nibbles(self) -> Self;
+    /// `table[i]` for each byte `i` of `self` (each under 16).
+    fn lookup(self, table: Self) -> Self;
+    /// The sixteen bytes ending `N` bytes before the end of `self`, the
+    /// first `N` of them the last `N` of `prev` (1 <= N <= 3).
+    fn prev<const N: i32>(self, prev: Self) -> Self;
+    /// Unsigned saturating subtraction.
+    fn sub_sat(self, b: Self) -> Self;
+    /// Unsigned minimum.
+    fn min(self, b: Self) -> Self;
+    /// Signed minimum.
+    fn min_signed(self, b: Self) -> Self;
+    /// Whether every byte is 0.
+    fn is_zero(self) -> bool;
+    /// Whether some byte has its top bit set (is not ASCII).
+    fn any_high(self) -> bool;
+    /// Whether every byte is 01..7F (signed, above 0).
+    fn all_positive(self) -> bool;
+    /// The bytes that are not 0, as a mask ([`Bytes::MASK_BITS`]).
+    fn nonzero_mask(self) -> u64;
+    /// The bytes that are 0.
+    fn zero_mask(self) -> u64;
+    /// The bytes that are not continuation bytes (80..BF).
+    fn lead_mask(self) -> u64;
+    /// The number of bytes that are not continuation bytes.
+    fn lead_count(self) -> u32 {
+        self.lead_mask().count_ones() / Self::MASK_BITS
+    }
+
+    /// The bytes of four vectors that are not continuation bytes.
+    #[inline(always)]
+    fn lead_count4(v: [Self; 4]) -> u32 {
+        let [a, b, c, d] = v.map(Self::lead_count);
+        a + b + c + d
+    }
+
+    /// The mask of the first `n` bytes.
+    #[inline(always)]
+    fn first_bytes(n: usize) -> u64 {
+        let bits = n.min(16) as u32 * Self::MASK_BITS;
+        if bits >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << bits) - 1
+        }
+    }
+
+    /// The index of the first byte set in `mask`, which is not empty.
+    #[inline(always)]
+    fn first_set(mask: u64) -> usize {
+        (mask.trailing_zeros() / Self::MASK_BITS) as usize
+    }
+
+    /// `mask` with one bit a byte, as `arch::count_until_error` takes it.
+    #[inline(always)]
+    fn bit_per_byte(mask: u64) -> u64 {
+        if Self::MASK_BITS == 1 {
+            return mask;
+        }
+        (0..16).fold(0, |m, k| m | ((mask >> (k * Self::MASK_BITS)) & 1) << k)
+    }
+}

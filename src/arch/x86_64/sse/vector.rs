@@ -1,0 +1,129 @@
+//! [`Bytes`] for the SSE4.2 tier: one `__m128i`.
+
+use core::arch::x86_64::*;
+
+use super::super::partial::chunk16;
+use crate::arch::generic::vector::Bytes;
+
+/// A vector of the SSE4.2 tier. Only `Bytes`' `unsafe` constructors and
+/// [`Sse::new`] make one, with the promise that the CPU has SSSE3 and
+/// SSE4.1; every operation below relies on it.
+#[derive(Clone, Copy)]
+pub(super) struct Sse(pub(super) __m128i);
+
+impl Sse {
+    /// Wraps a vector made by SSE code.
+    ///
+    /// # Safety
+    /// The CPU has SSSE3 and SSE4.1.
+    #[inline(always)]
+    pub(super) unsafe fn new(v: __m128i) -> Sse {
+        Sse(v)
+    }
+}
+
+impl Bytes for Sse {
+    const MASK_BITS: u32 = 1;
+
+    #[inline(always)]
+    unsafe fn splat(b: u8) -> Sse {
+        // SAFETY: SSE2, baseline on x86-64.
+        Sse(unsafe { _mm_set1_epi8(b as i8) })
+    }
+
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Sse {
+        // SAFETY: the caller's promise of 16 readable bytes.
+        Sse(unsafe { _mm_loadu_si128(p.cast()) })
+    }
+
+    #[inline(always)]
+    unsafe fn table(t: [u8; 16]) -> Sse {
+        // SAFETY: both are 16 plain bytes; every bit pattern is a valid
+        // __m128i.
+        Sse(unsafe { core::mem::transmute::<[u8; 16], __m128i>(t) })
+    }
+
+    #[inline(always)]
+    unsafe fn chunk(src: &[u8], at: usize) -> Sse {
+        // SAFETY: the caller's promise (SSSE3).
+        Sse(unsafe { chunk16(src, at) })
+    }
+
+    // SAFETY (every method below): a `Sse` exists only on a CPU with
+    // SSSE3 and SSE4.1 (the type's invariant), all these need.
+    #[inline(always)]
+    fn or(self, b: Sse) -> Sse {
+        Sse(unsafe { _mm_or_si128(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn and(self, b: Sse) -> Sse {
+        Sse(unsafe { _mm_and_si128(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn xor(self, b: Sse) -> Sse {
+        Sse(unsafe { _mm_xor_si128(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn high_nibbles(self) -> Sse {
+        Sse(unsafe { _mm_and_si128(_mm_srli_epi16::<4>(self.0), _mm_set1_epi8(0x0F)) })
+    }
+    #[inline(always)]
+    fn low_nibbles(self) -> Sse {
+        Sse(unsafe { _mm_and_si128(self.0, _mm_set1_epi8(0x0F)) })
+    }
+    #[inline(always)]
+    fn lookup(self, table: Sse) -> Sse {
+        Sse(unsafe { _mm_shuffle_epi8(table.0, self.0) })
+    }
+    #[inline(always)]
+    fn prev<const N: i32>(self, prev: Sse) -> Sse {
+        // PALIGNR takes its byte count as an immediate; N is 1..=3.
+        Sse(unsafe {
+            match N {
+                1 => _mm_alignr_epi8::<15>(self.0, prev.0),
+                2 => _mm_alignr_epi8::<14>(self.0, prev.0),
+                _ => _mm_alignr_epi8::<13>(self.0, prev.0),
+            }
+        })
+    }
+    #[inline(always)]
+    fn sub_sat(self, b: Sse) -> Sse {
+        Sse(unsafe { _mm_subs_epu8(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn min(self, b: Sse) -> Sse {
+        Sse(unsafe { _mm_min_epu8(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn min_signed(self, b: Sse) -> Sse {
+        Sse(unsafe { _mm_min_epi8(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn is_zero(self) -> bool {
+        unsafe { _mm_testz_si128(self.0, self.0) == 1 }
+    }
+    #[inline(always)]
+    fn any_high(self) -> bool {
+        unsafe { _mm_movemask_epi8(self.0) != 0 }
+    }
+    #[inline(always)]
+    fn all_positive(self) -> bool {
+        unsafe { _mm_movemask_epi8(_mm_cmpgt_epi8(self.0, _mm_setzero_si128())) == 0xFFFF }
+    }
+    #[inline(always)]
+    fn nonzero_mask(self) -> u64 {
+        u64::from(!self.zero_mask() as u16)
+    }
+    #[inline(always)]
+    fn zero_mask(self) -> u64 {
+        unsafe { _mm_movemask_epi8(_mm_cmpeq_epi8(self.0, _mm_setzero_si128())) as u64 }
+    }
+    #[inline(always)]
+    fn lead_mask(self) -> u64 {
+        unsafe {
+            let cont = _mm_movemask_epi8(_mm_cmpgt_epi8(_mm_set1_epi8(-64), self.0));
+            u64::from(!cont as u16)
+        }
+    }
+}
