@@ -23,6 +23,33 @@ fn order<const SWAP: bool>(units: uint8x16_t) -> uint8x16_t {
     }
 }
 
+/// `v`, through an empty assembly statement that the compiler must run
+/// where it stands (not pure, so not hoisted out of an outer loop either).
+#[inline(always)]
+fn pin(v: uint8x16_t) -> uint8x16_t {
+    let mut v = v;
+    // SAFETY: an empty assembly statement, which reads and writes nothing
+    // but the register it is given.
+    unsafe {
+        core::arch::asm!("/* {0:v} */", inout(vreg) v, options(nomem, nostack, preserves_flags));
+    }
+    v
+}
+
+/// `TBL` indices that zero-extend bytes `4k..4k+4` to 32-bit lanes (0xFF
+/// gives 0).
+const WIDEN: [[u8; 16]; 4] = [widen(0), widen(4), widen(8), widen(12)];
+
+const fn widen(first: u8) -> [u8; 16] {
+    let mut t = [0xFF; 16];
+    let mut k = 0;
+    while k < 4 {
+        t[4 * k] = first + k as u8;
+        k += 1;
+    }
+    t
+}
+
 /// Joins each 16-bit lane's bytes, six payload bits in the low one.
 #[inline(always)]
 fn join16(v: uint16x8_t) -> uint16x8_t {
@@ -33,6 +60,77 @@ fn join16(v: uint16x8_t) -> uint16x8_t {
 // SAFETY (every `unsafe` block below without its own comment): NEON is
 // part of the aarch64 baseline; these are register operations.
 impl Lanes for Neon {
+    /// 0x1F7F, 0x073F_3F7F, 0x0040_0000, -192, -61440, 0x000F_3F3F, and
+    /// the four `TBL` indices that zero-extend bytes 0..4, 4..8, 8..12 and
+    /// 12..16 to 32-bit lanes.
+    type Constants = [uint8x16_t; 10];
+
+    #[inline(always)]
+    unsafe fn constants() -> Self::Constants {
+        unsafe {
+            [
+                vreinterpretq_u8_u16(vdupq_n_u16(0x1F7F)),
+                vreinterpretq_u8_u32(vdupq_n_u32(0x073F_3F7F)),
+                vreinterpretq_u8_u32(vdupq_n_u32(0x0040_0000)),
+                vreinterpretq_u8_u16(vdupq_n_u16(192u16.wrapping_neg())),
+                vreinterpretq_u8_u32(vdupq_n_u32(61440u32.wrapping_neg())),
+                vreinterpretq_u8_u32(vdupq_n_u32(0x000F_3F3F)),
+                vld1q_u8(WIDEN[0].as_ptr()),
+                vld1q_u8(WIDEN[1].as_ptr()),
+                vld1q_u8(WIDEN[2].as_ptr()),
+                vld1q_u8(WIDEN[3].as_ptr()),
+            ]
+            .map(pin)
+        }
+    }
+
+    #[inline(always)]
+    fn pinned(self) -> Neon {
+        Neon(pin(self.0))
+    }
+
+    #[inline(always)]
+    fn short_lanes_with(self, k: &Self::Constants) -> Neon {
+        Neon(unsafe {
+            let v = vandq_u8(self.0, k[0]);
+            let v = vreinterpretq_u16_u8(v);
+            vreinterpretq_u8_u16(vmlaq_u16(
+                v,
+                vshrq_n_u16::<8>(v),
+                vreinterpretq_u16_u8(k[3]),
+            ))
+        })
+    }
+
+    #[inline(always)]
+    fn three_lanes_with(self, k: &Self::Constants) -> Neon {
+        // A 3-byte lead's four bits, no stray bit to clear.
+        Neon(unsafe {
+            let h = vreinterpretq_u16_u8(vandq_u8(self.0, k[5]));
+            let v = vmlaq_u16(h, vshrq_n_u16::<8>(h), vreinterpretq_u16_u8(k[3]));
+            let v = vreinterpretq_u32_u16(v);
+            vreinterpretq_u8_u32(vmlaq_u32(
+                v,
+                vshrq_n_u32::<16>(v),
+                vreinterpretq_u32_u8(k[4]),
+            ))
+        })
+    }
+
+    #[inline(always)]
+    fn long_lanes_with(self, k: &Self::Constants) -> Neon {
+        Neon(unsafe {
+            let x = self.0;
+            let t = vandq_u8(x, k[1]);
+            let stray = vshrq_n_u32::<1>(vreinterpretq_u32_u8(vandq_u8(x, k[2])));
+            let h = vreinterpretq_u16_u8(veorq_u8(t, vreinterpretq_u8_u32(stray)));
+            let v = vmlaq_u16(h, vshrq_n_u16::<8>(h), vreinterpretq_u16_u8(k[3]));
+            let v = vreinterpretq_u32_u16(v);
+            let r = vmlaq_u32(v, vshrq_n_u32::<16>(v), vreinterpretq_u32_u8(k[4]));
+            vreinterpretq_u8_u32(r)
+        })
+    }
+
     #[inline(always)]
     fn short_lanes(self) -> Neon {
         // 0x1F7F keeps a 2-byte lead's five bits and the last byte's six
@@ -63,24 +161,28 @@ impl Lanes for Neon {
         const BITS: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
         unsafe {
             let bits = vld1q_u8(BITS.as_ptr());
-            let [a, b, c, d] = blocks.map(|v| vandq_u8(leads(v.0), bits));
+            // (Pinned: knowing the bits disjoint, the compiler would make
+            // each pairwise add three instructions, two `UZP` and an `ORR`.)
+            let [a, b, c, d] = blocks.map(|v| pin(vandq_u8(leads(v.0), bits)));
             let ab = vpaddq_u8(a, b);
             let cd = vpaddq_u8(c, d);
             let abcd = vpaddq_u8(ab, cd);
-            vgetq_lane_u64::<0>(vreinterpretq_u64_u8(vpaddq_u8(abcd, abcd)))
+            let all = vpadd_u8(vget_low_u8(abcd), vget_high_u8(abcd));
+            vget_lane_u64::<0>(vreinterpret_u64_u8(all))
         }
     }
 
     #[inline(always)]
-    unsafe fn ascii_ucs4(self, dst: *mut u32) {
-        let (lo, hi) = unsafe { (vmovl_u8(vget_low_u8(self.0)), vmovl_high_u8(self.0)) };
+    unsafe fn ascii_ucs4(self, dst: *mut u32, k: &Self::Constants) {
+        // Four `TBL`s, each zero-extending four bytes to four lanes (an
+        // index of 0xFF gives 0), where widening moves take six.
         // SAFETY: the four stores cover exactly dst..dst+16, the caller's
         // room.
         unsafe {
-            vst1q_u32(dst, vmovl_u16(vget_low_u16(lo)));
-            vst1q_u32(dst.add(4), vmovl_high_u16(lo));
-            vst1q_u32(dst.add(8), vmovl_u16(vget_low_u16(hi)));
-            vst1q_u32(dst.add(12), vmovl_high_u16(hi));
+            vst1q_u8(dst.cast(), vqtbl1q_u8(self.0, k[6]));
+            vst1q_u8(dst.add(4).cast(), vqtbl1q_u8(self.0, k[7]));
+            vst1q_u8(dst.add(8).cast(), vqtbl1q_u8(self.0, k[8]));
+            vst1q_u8(dst.add(12).cast(), vqtbl1q_u8(self.0, k[9]));
         }
     }
 

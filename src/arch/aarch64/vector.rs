@@ -85,10 +85,15 @@ impl Bytes for Neon {
                 vqtbl1q_u8(last, vld1q_u8(SLIDE.as_ptr().add(16 - left)))
             });
         }
-        let mut buf = [0u8; 16];
-        buf[..left].copy_from_slice(&src[at..]);
-        // SAFETY: `buf` is 16 readable bytes.
-        Neon(unsafe { vld1q_u8(buf.as_ptr()) })
+        // The whole input is under 16 bytes: put it together in two words.
+        // (Not through a buffer and `memcpy`: a call in a kernel's loop
+        // makes the compiler keep its vector constants on the stack, as
+        // only the low halves of v8-v15 survive a call.)
+        let mut w = [0u64; 2];
+        for (k, &b) in src[at..].iter().enumerate() {
+            w[k / 8] |= u64::from(b) << (8 * (k % 8));
+        }
+        Neon(unsafe { vreinterpretq_u8_u64(vcombine_u64(vcreate_u64(w[0]), vcreate_u64(w[1]))) })
     }
 
     #[inline(always)]

@@ -39,7 +39,7 @@ fn checked_block<V: Lanes>(block: V, prev: V) -> super::utf8::Checked<V> {
 }
 
 /// Bytes validated per round.
-const CHUNK: usize = 256;
+const CHUNK: usize = 512;
 /// A step runs while this many validated bytes remain: its 12 plus 8.
 const STEP_NEED: usize = 20;
 
@@ -51,8 +51,13 @@ const SHORT_6: usize = 320;
 const SHORT_7: usize = 384;
 const SHORT_8: usize = 512;
 const PLANS: usize = 768;
+/// The rows of [`SHUFFLES`]: `PLANS` rounded up to a power of two, so that
+/// masking an id bounds it (the rows past `PLANS` are never used).
+const ROWS: usize = 1024;
 /// The long plan of four 3-byte characters.
 const FOUR_THREES: usize = LONG_4 + 0b10_10_10_10;
+/// The short plan of six 2-byte characters.
+const SIX_TWOS: usize = SHORT_6 + 0b11_1111;
 
 /// The characters of plan `id`: how many, and their lengths.
 const fn plan_chars(id: usize) -> (usize, [usize; 8]) {
@@ -79,10 +84,10 @@ const fn plan_chars(id: usize) -> (usize, [usize; 8]) {
 /// The byte shuffle of each plan (0x80 zeroes a byte). Every index is below
 /// 16: at most 4 characters of 4 bytes or 8 of 2.
 #[repr(align(16))]
-struct Shuffles([[u8; 16]; PLANS]);
+struct Shuffles([[u8; 16]; ROWS]);
 
 static SHUFFLES: Shuffles = {
-    let mut table = [[0x80u8; 16]; PLANS];
+    let mut table = [[0x80u8; 16]; ROWS];
     let mut id = 0;
     while id < PLANS {
         let (k, lens) = plan_chars(id);
@@ -164,7 +169,16 @@ fn leads64<V: Lanes>(src: &[u8], at: usize) -> u64 {
         unsafe { load_four::<V>(src, at) }
     } else {
         // SAFETY: as above.
-        [0, 16, 32, 48].map(|o| unsafe { V::chunk(src, at + o) })
+        // (Four calls, not `map`, which the compiler may leave a call: a
+        // call in the loop makes it keep vector constants on the stack.)
+        unsafe {
+            [
+                V::chunk(src, at),
+                V::chunk(src, at + 16),
+                V::chunk(src, at + 32),
+                V::chunk(src, at + 48),
+            ]
+        }
     };
     V::leads64(blocks)
 }
@@ -176,7 +190,7 @@ trait Sink<V: Lanes> {
     ///
     /// # Safety
     /// `dst` has room for 16 units.
-    unsafe fn ascii(input: V, dst: *mut Self::Unit);
+    unsafe fn ascii(input: V, dst: *mut Self::Unit, k: &V::Constants);
     /// Writes the 8 characters of a short plan, below U+0800 in 16-bit
     /// lanes, as 8 units.
     ///
@@ -205,9 +219,9 @@ impl<V: Lanes> Sink<V> for Ucs4 {
     type Unit = u32;
 
     #[inline(always)]
-    unsafe fn ascii(input: V, dst: *mut u32) {
+    unsafe fn ascii(input: V, dst: *mut u32, k: &V::Constants) {
         // SAFETY: the caller's promise of room.
-        unsafe { input.ascii_ucs4(dst) }
+        unsafe { input.ascii_ucs4(dst, k) }
     }
 
     #[inline(always)]
@@ -241,7 +255,7 @@ impl<V: Lanes, const SWAP: bool> Sink<V> for Utf16<SWAP> {
     type Unit = u16;
 
     #[inline(always)]
-    unsafe fn ascii(input: V, dst: *mut u16) {
+    unsafe fn ascii(input: V, dst: *mut u16, _k: &V::Constants) {
         // SAFETY: the caller's promise of room.
         unsafe { input.ascii_utf16::<SWAP>(dst) }
     }
@@ -302,32 +316,57 @@ unsafe fn steps<V: Lanes, S: Sink<V>>(
     if pos + STEP_NEED > end {
         return (pos, written);
     }
+    // The loop's constants, made here once: left to itself, the compiler
+    // makes a constant again at each use on a path the loop does not always
+    // take (a third of a NEON step's instructions).
+    // SAFETY: the caller's promise of V's instruction set.
+    let (four_threes, six_twos, k) = unsafe {
+        (
+            V::load(SHUFFLES.0[FOUR_THREES].as_ptr()).pinned(),
+            V::load(SHUFFLES.0[SIX_TWOS].as_ptr()).pinned(),
+            V::constants(),
+        )
+    };
     // Bit j of `ends`: a character ends at byte pos+j (byte pos+j+1 is not a
     // continuation); valid for j < 63 - at, where `at` counts the bytes
     // consumed since `ends` was loaded. Shifting it by each step's byte count
     // keeps the table index two instructions after the table load.
     let mut ends = leads64::<V>(src, pos) >> 1;
-    let mut at = 0;
+    // `ends` is loaded again once `at` > 51 (12 valid bits left), at
+    // `pos > reload`; the bits past the valid ones are 0.
+    let mut reload = pos + 51;
     // Capacity: with w0, p0 the entry values, every plan writes at most one
     // unit per byte consumed (a UTF-16 pair comes from 4 bytes), so written
     // - w0 <= pos - p0 <= end - 20 - p0, and the furthest store (16 units for
     // ASCII, 8 otherwise) ends at most at w0 + end - p0 - 4, within the room
     // the caller guarantees.
-    while pos + STEP_NEED <= end {
-        if at > 47 {
+    // (`end >= STEP_NEED`, as checked above.)
+    let last = end - STEP_NEED;
+    // One test a step for both limits: `stop` is the nearer.
+    let mut stop = reload.min(last);
+    loop {
+        if pos > stop {
+            if pos > last {
+                break;
+            }
             ends = leads64::<V>(src, pos) >> 1;
-            at = 0;
+            reload = pos + 51;
+            stop = reload.min(last);
         }
         // SAFETY: pos + 16 <= end <= src.len().
         let input = unsafe { V::load(src.as_ptr().add(pos)) };
-        if !input.any_high() {
+        // When bits 0..16 of `ends` are set, the 16 bytes are ASCII: in
+        // valid UTF-8 a byte followed by a lead byte (or ASCII) is not a
+        // multi-byte lead. (Bits 12..16 may be past the valid ones, which
+        // are 0: the test can fail, never pass, for want of them.)
+        if ends & 0xFFFF == 0xFFFF {
             let mut input = input;
             loop {
                 // SAFETY: 16 units from `written` are in room (see above).
-                unsafe { S::ascii(input, out.add(written)) };
+                unsafe { S::ascii(input, out.add(written), &k) };
                 pos += 16;
                 written += 16;
-                if pos + STEP_NEED > end {
+                if pos > last {
                     break;
                 }
                 // SAFETY: pos + 16 <= end <= src.len().
@@ -336,40 +375,46 @@ unsafe fn steps<V: Lanes, S: Sink<V>>(
                     break;
                 }
             }
-            at = 64; // Reload `ends` at the next step.
+            // Load `ends` again at the next step.
+            stop = 0;
             continue;
         }
         let dst = out.wrapping_add(written);
-        // Bits 0..12 of `ends` are valid (at <= 47).
+        if ends & 0xFFF == 0b1010_1010_1010 {
+            // Six 2-byte characters (Cyrillic, Greek, Arabic, Hebrew words):
+            // a fixed plan too.
+            // SAFETY: 8 units from `written` are in room (see above).
+            unsafe { S::short(six_twos.lookup(input).short_lanes_with(&k), dst) };
+            ends >>= 12;
+            pos += 12;
+            written += 6;
+            continue;
+        }
         if ends & 0xFFF == 0b1001_0010_0100 {
             // Four 3-byte characters (most CJK text): a fixed plan, which
             // keeps the table load off the chain from one step to the next.
-            // SAFETY: 16 bytes.
-            let shuffle = unsafe { V::load(SHUFFLES.0[FOUR_THREES].as_ptr()) };
             // SAFETY: 8 units from `written` are in room (see above).
-            let extra = unsafe { S::long(shuffle.lookup(input).long_lanes(), dst) };
+            let extra = unsafe { S::long(four_threes.lookup(input).three_lanes_with(&k), dst) };
             ends >>= 12;
-            at += 12;
             pos += 12;
             written += 4 + extra;
             continue;
         }
         let plan = STEPS[(ends & 0xFFF) as usize] as usize;
-        let id = (plan >> 8) & 0xFFFF;
-        // SAFETY: id < PLANS (the table holds only valid ids); 16 bytes.
+        let id = (plan >> 8) & (ROWS - 1);
+        // SAFETY: a row of the table, 16 bytes (id < ROWS by the mask).
         let shuffle = unsafe { V::load(SHUFFLES.0[id].as_ptr()) };
         let x = shuffle.lookup(input);
         let mut extra = 0;
         if id < SHORT_6 {
             // SAFETY: 8 units from `written` are in room (see above).
-            extra = unsafe { S::long(x.long_lanes(), dst) };
+            extra = unsafe { S::long(x.long_lanes_with(&k), dst) };
         } else {
             // SAFETY: 8 units from `written` are in room (see above).
-            unsafe { S::short(x.short_lanes(), dst) };
+            unsafe { S::short(x.short_lanes_with(&k), dst) };
         }
         let consumed = plan & 0xFF;
         ends >>= consumed;
-        at += consumed;
         pos += consumed;
         written += (plan >> 24) + extra;
     }
@@ -462,15 +507,23 @@ unsafe fn decode_to<V: Lanes, S: Sink<V>>(src: &[u8], out: *mut S::Unit, cap: us
         // as it stands (after a block that ends complete), so it is widened
         // as it is tested, 64 bytes a test.
         if pos == checked && !ends_incomplete(prev) {
-            while len - pos >= 64 && cap - written >= 64 {
+            // Whole steps of 64 that the input holds and the output fits.
+            let steps = ((len - pos) / 64).min((cap - written) / 64);
+            // SAFETY: the caller's promise of V's instruction set.
+            let k = unsafe { V::constants() };
+            for _ in 0..steps {
                 // SAFETY: bytes pos..pos+64 are in bounds.
                 let four = unsafe { load_four::<V>(src, pos) };
                 if !plain::<V, NO_STOPS>(four) {
                     break;
                 }
-                for (k, block) in four.into_iter().enumerate() {
-                    // SAFETY: 16 of the 64 units of room checked above.
-                    unsafe { S::ascii(block, out.add(written + 16 * k)) };
+                // SAFETY: 64 units of room (`steps`).
+                unsafe {
+                    let dst = out.add(written);
+                    S::ascii(four[0], dst, &k);
+                    S::ascii(four[1], dst.add(16), &k);
+                    S::ascii(four[2], dst.add(32), &k);
+                    S::ascii(four[3], dst.add(48), &k);
                 }
                 (pos, written) = (pos + 64, written + 64);
                 prev = four[3];

@@ -9,6 +9,31 @@ use super::vector::Bytes;
 
 /// A [`Bytes`] vector the UTF-8 decoder can run on.
 pub(crate) trait Lanes: Bytes {
+    /// The constants [`Lanes::short_lanes_with`] and
+    /// [`Lanes::long_lanes_with`] use, made once before a loop.
+    type Constants: Copy;
+    /// See [`Lanes::Constants`].
+    ///
+    /// # Safety
+    /// The CPU has the implementation's instruction set.
+    unsafe fn constants() -> Self::Constants;
+    /// `self`, its origin hidden from the compiler, which then keeps it in a
+    /// register through a loop instead of making it again at each use.
+    fn pinned(self) -> Self {
+        self
+    }
+    /// [`Lanes::short_lanes`] with the constants at hand.
+    fn short_lanes_with(self, _k: &Self::Constants) -> Self {
+        self.short_lanes()
+    }
+    /// [`Lanes::long_lanes`] with the constants at hand.
+    fn long_lanes_with(self, _k: &Self::Constants) -> Self {
+        self.long_lanes()
+    }
+    /// [`Lanes::long_lanes_with`] when every lane is a 3-byte character.
+    fn three_lanes_with(self, k: &Self::Constants) -> Self {
+        self.long_lanes_with(k)
+    }
     /// Eight 16-bit lanes, each a character of one or two bytes, last
     /// byte lowest, zero-filled: their code points (below U+0800).
     fn short_lanes(self) -> Self;
@@ -22,7 +47,7 @@ pub(crate) trait Lanes: Bytes {
     ///
     /// # Safety
     /// `dst` has room for 16 code points.
-    unsafe fn ascii_ucs4(self, dst: *mut u32);
+    unsafe fn ascii_ucs4(self, dst: *mut u32, k: &Self::Constants);
     /// Writes the 16 bytes (ASCII) as 16 UTF-16 units, byte-swapped with
     /// `SWAP`.
     ///

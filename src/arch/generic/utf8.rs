@@ -171,7 +171,15 @@ fn mixed_valid<V: Bytes, const STOPS: u8>(blocks: [V; 4], prev: V) -> bool {
 #[inline(always)]
 pub(crate) unsafe fn load_four<V: Bytes>(src: &[u8], i: usize) -> [V; 4] {
     // SAFETY: the caller's promises.
-    unsafe { [0, 16, 32, 48].map(|o| V::load(src.as_ptr().add(i + o))) }
+    unsafe {
+        let p = src.as_ptr().add(i);
+        [
+            V::load(p),
+            V::load(p.add(16)),
+            V::load(p.add(32)),
+            V::load(p.add(48)),
+        ]
+    }
 }
 
 /// The longest valid prefix of `src` with no byte in `STOPS`, at block

@@ -27,6 +27,10 @@ fn order<const SWAP: bool>(units: __m128i) -> __m128i {
 // exists only on a CPU with SSSE3 and SSE4.1 (the type's invariant), and
 // the tier's kernels, where these inline, also enable SSE4.2 and POPCNT.
 impl Lanes for Sse {
+    type Constants = ();
+    #[inline(always)]
+    unsafe fn constants() {}
+
     #[inline(always)]
     fn short_lanes(self) -> Sse {
         // Masking with 0x1F7F keeps the payload bits; one multiply-add (by
@@ -62,7 +66,7 @@ impl Lanes for Sse {
     }
 
     #[inline(always)]
-    unsafe fn ascii_ucs4(self, dst: *mut u32) {
+    unsafe fn ascii_ucs4(self, dst: *mut u32, _k: &()) {
         let input = self.0;
         // SAFETY: the four stores cover exactly dst..dst+16, the caller's
         // room.
