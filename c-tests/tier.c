@@ -9,7 +9,7 @@
 
 #include "check.h"
 
-static const char *const names[] = {"scalar", "sse42", "avx2", "avx512"};
+static const char *const names[] = {"scalar", "sse42", "avx2", "avx512", "neon"};
 static const uint32_t ete[] = {0xE9, 't', 0xE9};
 
 static int same_ignoring_case(const char *a, const char *b) {

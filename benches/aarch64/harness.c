@@ -1,0 +1,27 @@
+/* Runs one u8x operation once over a file, for icount.sh: the difference
+ * of two runs' instruction counts is the cost of the extra input. */
+#include "u8x.h"
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int main(int argc, char **argv) {
+  if (argc != 3) return 2;
+  int fd = open(argv[2], O_RDONLY);
+  size_t cap = 1 << 22;
+  uint8_t *buf = malloc(cap);
+  uint8_t *out = malloc(cap * 4);
+  ssize_t n = read(fd, buf, cap);
+  close(fd);
+  if (n < 0) return 2;
+  volatile size_t r = 0;
+  const char *op = argv[1];
+  if (!strcmp(op, "validate")) r = u8x_validate(buf, n, 0).read;
+  else if (!strcmp(op, "count")) r = u8x_count(buf, n, 0, 0).written;
+  else if (!strcmp(op, "count_valid")) r = u8x_count_valid(buf, n);
+  else if (!strcmp(op, "utf8_to_ucs4")) r = u8x_decode_ucs4(buf, n, (uint32_t *)out, cap, 0, 0, 0).written;
+  else if (!strcmp(op, "ucs4_to_utf8")) r = u8x_encode((const uint32_t *)buf, n / 4, out, cap * 4, 0, 0).written;
+  else return 2;
+  return (int)(r & 1) * 0;
+}
