@@ -1596,3 +1596,35 @@ fn ascii_runs_to_utf16_at_every_capacity() {
         }
     }
 }
+
+/// Latin-1 to UTF-8 where a block's output could be stored loosely (whole
+/// vectors, up to 8 bytes past it) just before the output runs out: a
+/// 16-byte block with one 'é' in its first half, then ASCII, then 'é' at
+/// every offset, at every capacity over a buffer of guard bytes. The driver's
+/// scalar tail fills most of the room after the kernel stops, so only a
+/// capacity where it stops one byte short of the end (a 2-byte character
+/// that does not fit) shows a stray byte a kernel left past `written`.
+#[test]
+fn latin1_encode_leaves_nothing_past_written() {
+    let reference = scalar();
+    for e in fast_tiers() {
+        for at in 0..16 {
+            for gap in 0..24 {
+                let mut latin1 = vec![b'a'; 16];
+                latin1[at] = 0xE9;
+                latin1.extend(std::iter::repeat_n(b'b', gap));
+                latin1.push(0xE9);
+                latin1.extend(std::iter::repeat_n(b'c', 40));
+                let full = latin1.len() + 2;
+                for cap in 0..=full {
+                    let mut a = vec![0xA5u8; full + 32];
+                    let mut b = vec![0xA5u8; full + 32];
+                    let pa = e.encode_latin1(&latin1, &mut a[..cap]);
+                    let pb = reference.encode_latin1(&latin1, &mut b[..cap]);
+                    assert_eq!(pa, pb, "{:?} at {at} gap {gap} cap {cap}", e.tier());
+                    assert!(a == b, "{:?} at {at} gap {gap} cap {cap}", e.tier());
+                }
+            }
+        }
+    }
+}

@@ -7,12 +7,14 @@
 //!
 //! So far the tier validates (RFC 3629, and stopping at CESU-8's and
 //! Modified UTF-8's forms), decodes to UCS-4 and UTF-16, counts characters
-//! and lead bytes, and searches bytes; every other operation runs the
+//! and lead bytes, searches bytes, and converts Latin-1 to UTF-8 and back
+//! (`latin1`); every other operation runs the
 //! portable core (`src/portable/`), whose loops the compiler vectorises
 //! with NEON.
 
 mod find;
 mod lanes;
+mod latin1;
 mod ucs4;
 mod vector;
 
@@ -108,8 +110,8 @@ static KERNELS: Kernels = {
         encode: Some(ucs4::encode),
         encode_utf16: None,
         encode_utf16_cesu: None,
-        encode_latin1: None,
-        decode_latin1: None,
+        encode_latin1: Some(latin1::encode_latin1),
+        decode_latin1: Some(latin1::decode_latin1),
         stats: None,
         utf16_len: None,
         classify: None,

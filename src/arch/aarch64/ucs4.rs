@@ -299,7 +299,7 @@ fn words(a: uint32x4_t, b: uint32x4_t) -> uint16x8_t {
 /// The packed UTF-8 of eight words below U+0800 and its length (8 to 16).
 #[target_feature(enable = "neon")]
 #[inline]
-fn short8(w: uint16x8_t) -> (uint8x16_t, usize) {
+pub(super) fn short8(w: uint16x8_t) -> (uint8x16_t, usize) {
     let two = vcgtq_u16(w, vdupq_n_u16(0x7F));
     // Lead 110xxxxx low (w >> 6 has 5 bits), continuation 10xxxxxx high.
     let pair = vsliq_n_u16::<8>(vshrq_n_u16::<6>(w), w);

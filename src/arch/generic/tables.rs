@@ -142,3 +142,51 @@ pub(crate) static PAIR_UNITS: [[u8; 16]; 16] = {
     }
     table
 };
+
+/// For a mask of which of 8 bytes to keep: their indices, packed to the
+/// front, then `0x80` (a zero byte); and the same plus 8, for the upper
+/// half of a 128-bit lane (the Latin-1 decoders of every tier drop continuation bytes
+/// with them, 8 bytes at a time).
+pub(crate) static KEEP_BYTES: [[[u8; 8]; 256]; 2] = [keep_bytes(0), keep_bytes(8)];
+
+const fn keep_bytes(base: u8) -> [[u8; 8]; 256] {
+    let mut table = [[0x80u8; 8]; 256];
+    let mut key = 0;
+    while key < 256 {
+        let (mut n, mut k) = (0, 0);
+        while k < 8 {
+            if key >> k & 1 != 0 {
+                table[key][n] = base + k as u8;
+                n += 1;
+            }
+            k += 1;
+        }
+        key += 1;
+    }
+    table
+}
+
+/// For two groups of `n2` and `n3` bytes (at index `9 * n2 + n3`), packed
+/// to the front of a vector's halves by [`KEEP_BYTES`] rows: the indices of their last 8 bytes
+/// together (zero bytes where the groups have fewer than 8).
+pub(crate) static KEEP_TAIL: [[u8; 8]; 81] = {
+    let mut table = [[0x80u8; 8]; 81];
+    let mut n2 = 0;
+    while n2 <= 8 {
+        let mut n3 = 0;
+        while n3 <= 8 {
+            let mut j = 0;
+            while j < 8 {
+                // Byte `q` of the two groups, counted from the first.
+                if n2 + n3 + j >= 8 {
+                    let q = n2 + n3 + j - 8;
+                    table[9 * n2 + n3][j] = if q < n2 { q } else { 8 + q - n2 } as u8;
+                }
+                j += 1;
+            }
+            n3 += 1;
+        }
+        n2 += 1;
+    }
+    table
+};

@@ -78,26 +78,3 @@ pub(super) fn utf16_of_four(cps: __m128i) -> (__m128i, usize) {
     let pattern = unsafe { _mm_loadu_si128(PAIR_UNITS[mask].as_ptr().cast()) };
     (_mm_shuffle_epi8(lanes, pattern), mask.count_ones() as usize)
 }
-
-/// For a mask of which of 8 bytes to keep: their indices, packed to the
-/// front, then `0x80` (a zero byte); and the same plus 8, for the upper
-/// half of a 128-bit lane (the Latin-1 decoders drop continuation bytes
-/// with them, 8 bytes at a time).
-pub(super) static KEEP_BYTES: [[[u8; 8]; 256]; 2] = [keep_bytes(0), keep_bytes(8)];
-
-const fn keep_bytes(base: u8) -> [[u8; 8]; 256] {
-    let mut table = [[0x80u8; 8]; 256];
-    let mut key = 0;
-    while key < 256 {
-        let (mut n, mut k) = (0, 0);
-        while k < 8 {
-            if key >> k & 1 != 0 {
-                table[key][n] = base + k as u8;
-                n += 1;
-            }
-            k += 1;
-        }
-        key += 1;
-    }
-    table
-}

@@ -25,7 +25,7 @@
 //! byte after it are joined into the lead's byte, `((lead & 3) << 6) |
 //! (cont & 0x3F)`; a lead in the last byte takes its continuation from the
 //! next block, which then skips that byte (`carry`). The continuation bytes
-//! are dropped by one `pshufb` per vector, from two 8-byte rows of `packs::KEEP_BYTES`:
+//! are dropped by one `pshufb` per vector, from two 8-byte rows of `tables::KEEP_BYTES`:
 //! each group of 8 input bytes keeps its bytes at the front of its 8 output
 //! bytes. The four groups are stored exactly ([`store_groups`]): 8-byte
 //! stores, each over the zeros after the one before, and the step's last 8
@@ -36,8 +36,8 @@ use core::arch::x86_64::*;
 
 use super::ucs4::encode8_words;
 use super::utf8::{is_ascii, load_four};
+use crate::arch::generic::tables::{KEEP_BYTES, KEEP_TAIL as TAIL};
 use crate::arch::x86_64::copy::copy_prefix;
-use crate::arch::x86_64::packs::KEEP_BYTES;
 use crate::arch::FastStop;
 
 /// Copies whole 64-byte all-ASCII runs from the start of `src` while they
@@ -124,31 +124,6 @@ pub(super) unsafe fn encode_latin1(src: &[u8], out: *mut u8, cap: usize) -> Fast
         flagged: None,
     }
 }
-
-/// For two groups of `n2` and `n3` bytes (at index `9 * n2 + n3`), packed
-/// to the front of a vector's halves: the indices of their last 8 bytes
-/// together (zero bytes where the groups have fewer than 8).
-static TAIL: [[u8; 8]; 81] = {
-    let mut table = [[0x80u8; 8]; 81];
-    let mut n2 = 0;
-    while n2 <= 8 {
-        let mut n3 = 0;
-        while n3 <= 8 {
-            let mut j = 0;
-            while j < 8 {
-                // Byte `q` of the two groups, counted from the first.
-                if n2 + n3 + j >= 8 {
-                    let q = n2 + n3 + j - 8;
-                    table[9 * n2 + n3][j] = if q < n2 { q } else { 8 + q - n2 } as u8;
-                }
-                j += 1;
-            }
-            n3 += 1;
-        }
-        n2 += 1;
-    }
-    table
-};
 
 /// Where a run of ASCII and C2/C3 pairs in a 32-byte block ends, from the
 /// block's masks (bit `k` for byte `k`): its non-ASCII bytes, continuation
