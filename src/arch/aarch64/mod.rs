@@ -7,13 +7,15 @@
 //!
 //! So far the tier validates (RFC 3629, and stopping at CESU-8's and
 //! Modified UTF-8's forms), decodes to UCS-4 and UTF-16, counts characters
-//! and lead bytes, and searches bytes; every other operation runs the
+//! and lead bytes, searches bytes, and encodes UCS-4 and UTF-16 (also to
+//! CESU-8 and Modified UTF-8); every other operation runs the
 //! portable core (`src/portable/`), whose loops the compiler vectorises
 //! with NEON.
 
 mod find;
 mod lanes;
 mod ucs4;
+mod utf16;
 mod vector;
 
 use crate::arch::generic::decode as decoder;
@@ -106,8 +108,8 @@ static KERNELS: Kernels = {
         pairs_utf16: None,
         count: Some(validate::<true>),
         encode: Some(ucs4::encode),
-        encode_utf16: None,
-        encode_utf16_cesu: None,
+        encode_utf16: Some(utf16::encode_utf16),
+        encode_utf16_cesu: Some(utf16::encode_utf16_cesu),
         encode_latin1: None,
         decode_latin1: None,
         stats: None,
