@@ -1628,3 +1628,85 @@ fn latin1_encode_leaves_nothing_past_written() {
         }
     }
 }
+
+/// UTF-16 encoders stop exactly before an unpaired surrogate and where the
+/// room ends, without touching a byte past `written`: blocks of one class
+/// mix each (ASCII, 2-byte, BMP, pairs), a lone surrogate of each kind (or
+/// a pair broken by one) at every position around the last two 16-unit
+/// block boundaries, pairs straddling those boundaries at odd offsets, a
+/// high surrogate ending the input; every output capacity with guard bytes
+/// after it, both byte orders, against the reference.
+#[test]
+fn utf16_encoders_stop_exactly_before_a_lone_surrogate_or_the_end_of_room() {
+    const GUARD: usize = 64;
+    const MIXES: [&[usize]; 6] = [&[0, 1], &[1, 2], &[0, 1, 2], &[2, 3], &[0, 1, 2, 3], &[3]];
+    let reference = scalar();
+    let character = |rng: &mut Rng, class: usize, v: &mut Vec<u16>| match class {
+        0 => v.push(rng.range(0x20, 0x7E) as u16),
+        1 => v.push(rng.range(0x80, 0x7FF) as u16),
+        2 if rng.chance(1, 2) => v.push(rng.range(0x800, 0xD7FF) as u16),
+        2 => v.push(rng.range(0xE000, 0xFFFF) as u16),
+        _ => {
+            let c = char::from_u32(rng.range(0x1_0000, 0x10_FFFF)).unwrap();
+            v.extend_from_slice(c.encode_utf16(&mut [0; 2]));
+        }
+    };
+    let mut inputs: Vec<(String, Vec<u16>, bool)> = Vec::new();
+    let mut rng = Rng::new(0x5EC0);
+    for (m, mix) in MIXES.iter().enumerate() {
+        for blocks in [2usize, 3] {
+            // An odd start shifts the pairs across the block boundaries.
+            for lead in [0usize, 1] {
+                let mut base = vec![0x61u16; lead];
+                while base.len() < 16 * blocks + 24 {
+                    let class = mix[rng.below(mix.len())];
+                    character(&mut rng, class, &mut base);
+                }
+                inputs.push((
+                    format!("mix {m}, {blocks} blocks, lead {lead}"),
+                    base.clone(),
+                    false,
+                ));
+                let mut high_last = base.clone();
+                high_last.truncate(16 * blocks);
+                high_last.push(0xD9A5);
+                for more in [false, true] {
+                    let what = format!("mix {m}, {blocks} blocks, lead {lead}, high last");
+                    inputs.push((what, high_last.clone(), more));
+                }
+                for at in 16 * (blocks - 1) - 2..=16 * blocks + 2 {
+                    let bad = [0xD800u16, 0xDFFF, 0xDBFF][at % 3];
+                    let mut units = base.clone();
+                    units[at] = bad;
+                    let what = format!("mix {m}, {blocks} blocks, lead {lead}, {bad:#X} at {at}");
+                    inputs.push((what, units, false));
+                }
+            }
+        }
+    }
+    for engine in fast_tiers() {
+        let mut checked = 0;
+        for (what, native, more) in &inputs {
+            let full = native.len() * 3;
+            for order in [ByteOrder::Native, ByteOrder::Big] {
+                let units = to_order(native, order);
+                for policy in [EncodePolicy::Strict, EncodePolicy::Replace('\u{FFFD}')] {
+                    for cap in 0..=full + 4 {
+                        let sentinel = if cap % 4 == 3 { 0x00 } else { 0xA5 };
+                        let mut a = vec![sentinel; cap + GUARD];
+                        let mut b = vec![sentinel; cap + GUARD];
+                        let pa = engine.encode_utf16(&units, &mut a[..cap], policy, order, *more);
+                        let pb =
+                            reference.encode_utf16(&units, &mut b[..cap], policy, order, *more);
+                        let at =
+                            format!("{:?} {what} {order:?} {policy:?} cap={cap}", engine.tier());
+                        assert_eq!(pa, pb, "{at}");
+                        assert!(a == b, "bytes, untouched tail and guard: {at}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        eprintln!("{:?}: {checked} UTF-16 encodings", engine.tier());
+    }
+}

@@ -7,7 +7,8 @@
 //!
 //! So far the tier validates (RFC 3629, and stopping at CESU-8's and
 //! Modified UTF-8's forms), decodes to UCS-4 and UTF-16, counts characters
-//! and lead bytes, searches bytes, and converts Latin-1 to UTF-8 and back
+//! and lead bytes, searches bytes, encodes UCS-4 and UTF-16 (also to
+//! CESU-8 and Modified UTF-8), and converts Latin-1 to UTF-8 and back
 //! (`latin1`); every other operation runs the
 //! portable core (`src/portable/`), whose loops the compiler vectorises
 //! with NEON.
@@ -16,6 +17,7 @@ mod find;
 mod lanes;
 mod latin1;
 mod ucs4;
+mod utf16;
 mod vector;
 
 use crate::arch::generic::decode as decoder;
@@ -108,8 +110,8 @@ static KERNELS: Kernels = {
         pairs_utf16: None,
         count: Some(validate::<true>),
         encode: Some(ucs4::encode),
-        encode_utf16: None,
-        encode_utf16_cesu: None,
+        encode_utf16: Some(utf16::encode_utf16),
+        encode_utf16_cesu: Some(utf16::encode_utf16_cesu),
         encode_latin1: Some(latin1::encode_latin1),
         decode_latin1: Some(latin1::decode_latin1),
         stats: None,

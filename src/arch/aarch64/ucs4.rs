@@ -182,7 +182,7 @@ static LEN: [u8; 512] = {
     table
 };
 
-fn utf8_len(u: u32) -> usize {
+pub(super) fn utf8_len(u: u32) -> usize {
     1 + (u >= 0x80) as usize + (u >= 0x800) as usize + (u >= 0x10000) as usize
 }
 
@@ -197,7 +197,7 @@ fn is_scalar(u: u32) -> bool {
 /// # Safety
 /// `out` has room for that length.
 #[inline]
-unsafe fn put(c: u32, out: *mut u8) -> usize {
+pub(super) unsafe fn put(c: u32, out: *mut u8) -> usize {
     let cont = |shift: u32| 0x80 | (c >> shift & 0x3F);
     // The bytes, first lowest.
     let (word, len) = match c {
@@ -406,31 +406,57 @@ unsafe fn step(v: uint32x4x4_t, max: u32, out: *mut u8) -> usize {
     // holds at least 4 (8 for `short8`), so the stores end within 76.
     unsafe {
         if max < 0x800 {
-            put_packed([short8(words(v.0, v.1)), short8(words(v.2, v.3))], out)
+            short16(words(v.0, v.1), words(v.2, v.3), out)
         } else if max < 0x10000 {
-            let (lo, key_lo) = spread8(words(v.0, v.1));
-            let (hi, key_hi) = spread8(words(v.2, v.3));
-            // Sums of four weighted lengths: [lo 0..4, lo 4..8, hi 0..4,
-            // hi 4..8] in the low four words; bit 8 marks the upper groups.
-            let sums = vpaddq_u16(key_lo, key_hi);
-            let sums = vpaddq_u16(sums, sums);
-            let upper =
-                vreinterpretq_u16_u8(constant([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0]));
-            let keys = vgetq_lane_u64::<0>(vreinterpretq_u64_u16(vaddq_u16(sums, upper)));
-            let group = |tbl: uint8x16x2_t, k: usize| {
-                let key = (keys >> (16 * k)) as usize & 0x1FF;
-                (vqtbl2q_u8(tbl, pattern(&WORDS, key)), usize::from(LEN[key]))
-            };
-            put_packed(
-                [group(lo, 0), group(lo, 1), group(hi, 2), group(hi, 3)],
-                out,
-            )
+            bmp16(words(v.0, v.1), words(v.2, v.3), out)
         } else {
             put_packed(
                 [general4(v.0), general4(v.1), general4(v.2), general4(v.3)],
                 out,
             )
         }
+    }
+}
+
+/// Encodes 16 words below U+0800 (`lo`, then `hi`) at `out`; returns the
+/// bytes written (16 to 32), whose stores reach at most 8 bytes further.
+///
+/// # Safety
+/// `out` has room for 40 bytes.
+#[target_feature(enable = "neon")]
+#[inline]
+pub(super) unsafe fn short16(lo: uint16x8_t, hi: uint16x8_t, out: *mut u8) -> usize {
+    // SAFETY: at most 32 bytes, the last vector holding at least 8.
+    unsafe { put_packed([short8(lo), short8(hi)], out) }
+}
+
+/// Encodes 16 words below U+10000 (`lo`, then `hi`; a surrogate's value
+/// gets its 3-byte form) at `out`; returns the bytes written (16 to 48),
+/// whose stores reach at most 12 bytes further.
+///
+/// # Safety
+/// `out` has room for 60 bytes.
+#[target_feature(enable = "neon")]
+#[inline]
+pub(super) unsafe fn bmp16(lo: uint16x8_t, hi: uint16x8_t, out: *mut u8) -> usize {
+    let (lo, key_lo) = spread8(lo);
+    let (hi, key_hi) = spread8(hi);
+    // Sums of four weighted lengths: [lo 0..4, lo 4..8, hi 0..4, hi 4..8]
+    // in the low four words; bit 8 marks the upper groups.
+    let sums = vpaddq_u16(key_lo, key_hi);
+    let sums = vpaddq_u16(sums, sums);
+    let upper = vreinterpretq_u16_u8(constant([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0]));
+    let keys = vgetq_lane_u64::<0>(vreinterpretq_u64_u16(vaddq_u16(sums, upper)));
+    let group = |tbl: uint8x16x2_t, k: usize| {
+        let key = (keys >> (16 * k)) as usize & 0x1FF;
+        (vqtbl2q_u8(tbl, pattern(&WORDS, key)), usize::from(LEN[key]))
+    };
+    // SAFETY: at most 48 bytes, the last vector holding at least 4.
+    unsafe {
+        put_packed(
+            [group(lo, 0), group(lo, 1), group(hi, 2), group(hi, 3)],
+            out,
+        )
     }
 }
 
