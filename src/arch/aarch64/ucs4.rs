@@ -66,6 +66,7 @@
 
 use core::arch::aarch64::*;
 
+use crate::arch::generic::units::put;
 use crate::arch::FastStop;
 
 /// Output room a non-ASCII step needs: its own output (at most 64 bytes,
@@ -188,41 +189,6 @@ pub(super) fn utf8_len(u: u32) -> usize {
 
 fn is_scalar(u: u32) -> bool {
     u < 0xD800 || (0xE000..=0x10FFFF).contains(&u)
-}
-
-/// Writes the UTF-8 of scalar value `c` at `out`; returns its length. The
-/// bytes go out in one or two fixed-size stores (a copy of `len` bytes
-/// would become a call to `memcpy`).
-///
-/// # Safety
-/// `out` has room for that length.
-#[inline]
-pub(super) unsafe fn put(c: u32, out: *mut u8) -> usize {
-    let cont = |shift: u32| 0x80 | (c >> shift & 0x3F);
-    // The bytes, first lowest.
-    let (word, len) = match c {
-        0..=0x7F => (c, 1),
-        0x80..=0x7FF => (0xC0 | c >> 6 | cont(0) << 8, 2),
-        0x800..=0xFFFF => (0xE0 | c >> 12 | cont(6) << 8 | cont(0) << 16, 3),
-        _ => (
-            0xF0 | c >> 18 | cont(12) << 8 | cont(6) << 16 | cont(0) << 24,
-            4,
-        ),
-    };
-    let bytes = word.to_le_bytes();
-    // SAFETY: each store lies in the `len` bytes of room.
-    unsafe {
-        match len {
-            1 => out.write(bytes[0]),
-            2 => out.cast::<[u8; 2]>().write_unaligned([bytes[0], bytes[1]]),
-            3 => {
-                out.cast::<[u8; 2]>().write_unaligned([bytes[0], bytes[1]]);
-                out.add(2).write(bytes[2]);
-            }
-            _ => out.cast::<[u8; 4]>().write_unaligned(bytes),
-        }
-    }
-    len
 }
 
 /// A vector of 16 constant bytes (the compiler keeps it in a register).

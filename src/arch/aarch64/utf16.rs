@@ -56,7 +56,8 @@
 
 use core::arch::aarch64::*;
 
-use super::ucs4::{bmp16, put, short16, utf8_len};
+use super::ucs4::{bmp16, short16};
+use crate::arch::generic::units::{encode_units_in, Units};
 use crate::arch::{FastStop, Mode};
 
 /// Output room a vector step needs: its own output (at most 48 bytes,
@@ -107,92 +108,6 @@ unsafe fn load<const SWAP: bool, const MODE: u8>(src: &[u16], i: usize) -> Block
         surrogate,
         plain: !surrogate && !zero,
     }
-}
-
-/// Unit `i` of `src` in native order.
-fn unit<const SWAP: bool>(src: &[u16], i: usize) -> u16 {
-    if SWAP {
-        src[i].swap_bytes()
-    } else {
-        src[i]
-    }
-}
-
-/// How a stretch of characters ended.
-enum Units {
-    /// Past the stretch (one unit past it when a pair crossed its end):
-    /// where, and the bytes written so far.
-    Done(usize, usize),
-    /// Stopped: the kernel returns this. At an unpaired surrogate
-    /// (flagged), at a high surrogate that ends the input (unflagged), or
-    /// where the room ends.
-    Stop(FastStop),
-}
-
-/// Writes the units `src[pos..end)` one character at a time, exactly, into
-/// the `cap` bytes at `out` from `written`, in `MODE`'s forms; a pair may
-/// end one unit past `end`.
-///
-/// # Safety
-/// `out` points to `cap` writable bytes; `written <= cap`.
-unsafe fn units<const SWAP: bool, const MODE: u8>(
-    src: &[u16],
-    mut pos: usize,
-    end: usize,
-    out: *mut u8,
-    cap: usize,
-    mut written: usize,
-) -> Units {
-    let stop = |read, written, flagged| {
-        Units::Stop(FastStop {
-            read,
-            written,
-            flagged,
-        })
-    };
-    while pos < end {
-        let u = unit::<SWAP>(src, pos);
-        let (c, n) = match u {
-            0xD800..=0xDBFF if pos + 1 == src.len() => return stop(pos, written, None),
-            0xD800..=0xDBFF => match unit::<SWAP>(src, pos + 1) {
-                low @ 0xDC00..=0xDFFF => (
-                    0x1_0000 + ((u32::from(u) & 0x3FF) << 10) + (u32::from(low) & 0x3FF),
-                    2,
-                ),
-                _ => return stop(pos, written, Some(pos)),
-            },
-            0xDC00..=0xDFFF => return stop(pos, written, Some(pos)),
-            _ => (u32::from(u), 1),
-        };
-        if MODE != Mode::UTF8 && (n == 2 || (MODE == Mode::MUTF8 && c == 0)) {
-            let bytes = if n == 2 { 6 } else { 2 };
-            if cap - written < bytes {
-                return stop(pos, written, None);
-            }
-            // SAFETY: `bytes` bytes of room at `written` (checked just
-            // above): a pair's halves take 3 bytes each (`put` of a
-            // surrogate value writes its 3-byte form), U+0000 the 2 of C0 80.
-            unsafe {
-                let at = out.add(written);
-                if n == 2 {
-                    put(u32::from(u), at);
-                    put(u32::from(unit::<SWAP>(src, pos + 1)), at.add(3));
-                } else {
-                    at.cast::<[u8; 2]>().write_unaligned([0xC0, 0x80]);
-                }
-            }
-            written += bytes;
-            pos += n;
-            continue;
-        }
-        if cap - written < utf8_len(c) {
-            return stop(pos, written, None);
-        }
-        // SAFETY: the character fits at `out + written` (checked above).
-        written += unsafe { put(c, out.add(written)) };
-        pos += n;
-    }
-    Units::Done(pos, written)
 }
 
 /// Writes the ASCII run at `src[pos..]`, 32 units a test, exact 32-byte
@@ -305,7 +220,7 @@ unsafe fn encode<const SWAP: bool, const MODE: u8>(
             }
             // This block exactly, one character at a time.
             // SAFETY: `out` has `cap` bytes, written <= cap.
-            match unsafe { units::<SWAP, MODE>(src, pos, pos + 16, out, cap, written) } {
+            match unsafe { encode_units_in::<SWAP, MODE>(src, pos, pos + 16, out, cap, written) } {
                 Units::Done(p, w) => (pos, written) = (p, w),
                 Units::Stop(stop) => return stop,
             }
@@ -314,7 +229,7 @@ unsafe fn encode<const SWAP: bool, const MODE: u8>(
     }
     // The last 15 units or fewer, or the last 15 bytes of room or fewer.
     // SAFETY: `out` has `cap` bytes, written <= cap.
-    match unsafe { units::<SWAP, MODE>(src, pos, len, out, cap, written) } {
+    match unsafe { encode_units_in::<SWAP, MODE>(src, pos, len, out, cap, written) } {
         Units::Done(read, written) => FastStop {
             read,
             written,

@@ -29,6 +29,7 @@
 //! writes, so no lane at or past the returned `written` is ever touched.
 
 use super::lanes::Lanes;
+use super::units::put16;
 use super::utf8::{checked, ends_incomplete, four_valid, load_four, plain, NO_STOPS};
 use crate::arch::{restart_point, FastStop};
 
@@ -277,24 +278,8 @@ impl<V: Lanes, const SWAP: bool> Sink<V> for Utf16<SWAP> {
         if room < 1 + usize::from(cp >= 0x1_0000) {
             return 0;
         }
-        let order = |u: u32| {
-            if SWAP {
-                (u as u16).swap_bytes()
-            } else {
-                u as u16
-            }
-        };
         // SAFETY: room for its units (checked just above).
-        unsafe {
-            if cp < 0x1_0000 {
-                dst.write(order(cp));
-                1
-            } else {
-                dst.write(order(0xD7C0 + (cp >> 10)));
-                dst.add(1).write(order(0xDC00 | (cp & 0x3FF)));
-                2
-            }
-        }
+        unsafe { put16::<SWAP>(cp, dst) }
     }
 }
 

@@ -16,5 +16,6 @@
 pub(crate) mod decode;
 pub(crate) mod lanes;
 pub(crate) mod tables;
+pub(crate) mod units;
 pub(crate) mod utf8;
 pub(crate) mod vector;

@@ -12,5 +12,5 @@ mod plain_runs;
 pub(crate) mod sse;
 mod stopping;
 use super::generic::tables;
-mod units;
+pub(crate) use super::generic::units;
 mod widen;

@@ -23,7 +23,7 @@ fn unit<const SWAP: bool>(src: &[u16], i: usize) -> u16 {
 /// # Safety
 /// `out` has room for that length.
 #[inline]
-pub(super) unsafe fn put(c: u32, out: *mut u8) -> usize {
+pub(crate) unsafe fn put(c: u32, out: *mut u8) -> usize {
     let cont = |shift: u32| 0x80 | (c >> shift & 0x3F);
     // The bytes, first lowest.
     let (word, len) = match c {
@@ -58,7 +58,7 @@ pub(super) unsafe fn put(c: u32, out: *mut u8) -> usize {
 /// # Safety
 /// `out` has room for that many units.
 #[inline]
-pub(super) unsafe fn put16<const SWAP: bool>(c: u32, out: *mut u16) -> usize {
+pub(crate) unsafe fn put16<const SWAP: bool>(c: u32, out: *mut u16) -> usize {
     let order = |u: u32| {
         if SWAP {
             (u as u16).swap_bytes()
@@ -80,7 +80,7 @@ pub(super) unsafe fn put16<const SWAP: bool>(c: u32, out: *mut u16) -> usize {
 }
 
 /// How a stretch of characters ended.
-pub(super) enum Units {
+pub(crate) enum Units {
     /// Past the stretch (one unit past it when a pair crossed its end):
     /// where, and the bytes written so far.
     Done(usize, usize),
@@ -99,7 +99,7 @@ pub(super) enum Units {
 ///
 /// # Safety
 /// `out` points to `cap` writable bytes; `written <= cap`.
-pub(super) unsafe fn encode_units_in<const SWAP: bool, const MODE: u8>(
+pub(crate) unsafe fn encode_units_in<const SWAP: bool, const MODE: u8>(
     src: &[u16],
     mut pos: usize,
     end: usize,
