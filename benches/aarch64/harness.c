@@ -22,6 +22,10 @@ int main(int argc, char **argv) {
   else if (!strcmp(op, "count_valid")) r = u8x_count_valid(buf, n);
   else if (!strcmp(op, "utf8_to_ucs4")) r = u8x_decode_ucs4(buf, n, (uint32_t *)out, cap, 0, 0, 0).written;
   else if (!strcmp(op, "ucs4_to_utf8")) r = u8x_encode((const uint32_t *)buf, n / 4, out, cap * 4, 0, 0).written;
+  else if (!strcmp(op, "utf8_to_utf16")) r = u8x_decode_utf16(buf, n, (uint16_t *)out, cap * 2, 0, 0, 0).written;
+  else if (!strcmp(op, "utf16_to_utf8")) r = u8x_encode_utf16((const uint16_t *)buf, n / 2, out, cap * 4, 0, 0, 0).written;
+  else if (!strcmp(op, "latin1_to_utf8")) r = u8x_encode_latin1(buf, n, out, cap * 4).written;
+  else if (!strcmp(op, "utf8_to_latin1")) r = u8x_decode_latin1(buf, n, out, cap * 4, 0, 0, 0).written;
   else return 2;
   return (int)(r & 1) * 0;
 }

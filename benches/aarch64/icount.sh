@@ -35,31 +35,39 @@ import sys
 work = sys.argv[1]
 for blocks in (96, 192):
     n = 64 * blocks
-    for name, ch in (("ascii", "a"), ("2-byte", "я"), ("3-byte", "中")):
-        # n bytes of whole characters ('я' is 2 bytes, '中' 3; topped up
-        # with ASCII).
+    # n bytes of whole characters, topped up with ASCII: UTF-8 input.
+    for name, ch in (("ascii", "a"), ("2-byte", "я"), ("3-byte", "中"), ("latin", "é")):
         text = (ch * (n // len(ch.encode()))).encode()
-        text += b"a" * (n - len(text))
-        open(f"{work}/{name}-{blocks}.utf8", "wb").write(text)
+        open(f"{work}/{name}-{blocks}.utf8", "wb").write(text + b"a" * (n - len(text)))
+    for name, ch in (("ascii", "a"), ("2-byte", "я"), ("3-byte", "中")):
         open(f"{work}/{name}-{blocks}.ucs4", "wb").write((ch * (n // 4)).encode("utf-32-le"))
+        open(f"{work}/{name}-{blocks}.utf16", "wb").write((ch * (n // 2)).encode("utf-16-le"))
+    for name, ch in (("ascii", "a"), ("latin", "é")):
+        open(f"{work}/{name}-{blocks}.latin1", "wb").write((ch * n).encode("latin-1"))
 PY
 count() { # program op file symbol-pattern
   qemu-aarch64 -singlestep -d exec,nochain -D /dev/stdout "$1" "$2" "$3" |
     grep '^Trace' | grep -c -E "$4"
 }
-printf '%-14s %-7s %8s %8s\n' operation input u8x simdutf
-for op in validate count count_valid utf8_to_ucs4 ucs4_to_utf8; do
-  ext=utf8
-  [[ $op == ucs4_to_utf8 ]] && ext=ucs4
-  for input in ascii 2-byte 3-byte; do
+printf '%-15s %-7s %8s %8s\n' operation input u8x simdutf
+while read -r op ext inputs; do
+  for input in $inputs; do
     row=""
     for prog in u8x simdutf; do
-      pat=u8x
-      [[ $prog == simdutf ]] && pat=simdutf
-      a=$(count "$work/$prog" $op "$work/$input-96.$ext" $pat)
-      b=$(count "$work/$prog" $op "$work/$input-192.$ext" $pat)
+      a=$(count "$work/$prog" "$op" "$work/$input-96.$ext" "$prog")
+      b=$(count "$work/$prog" "$op" "$work/$input-192.$ext" "$prog")
       row="$row $(python3 -c "print(f'{($b - $a) / 96:8.1f}')")"
     done
-    printf '%-14s %-7s%s\n' $op $input "$row"
+    printf '%-15s %-7s%s\n' "$op" "$input" "$row"
   done
-done
+done <<'OPS'
+validate utf8 ascii 2-byte 3-byte
+count utf8 ascii 2-byte 3-byte
+count_valid utf8 ascii 3-byte
+utf8_to_ucs4 utf8 ascii 2-byte 3-byte
+ucs4_to_utf8 ucs4 ascii 2-byte 3-byte
+utf8_to_utf16 utf8 ascii 2-byte 3-byte
+utf16_to_utf8 utf16 ascii 2-byte 3-byte
+latin1_to_utf8 latin1 ascii latin
+utf8_to_latin1 utf8 ascii latin
+OPS

@@ -23,6 +23,10 @@ int main(int argc, char **argv) {
   else if (!strcmp(op, "count_valid")) r = impl->count_utf8(buf, n);
   else if (!strcmp(op, "utf8_to_ucs4")) r = impl->convert_utf8_to_utf32(buf, n, (char32_t *)out);
   else if (!strcmp(op, "ucs4_to_utf8")) r = impl->convert_utf32_to_utf8((const char32_t *)buf, n / 4, out);
+  else if (!strcmp(op, "utf8_to_utf16")) r = impl->convert_utf8_to_utf16le(buf, n, (char16_t *)out);
+  else if (!strcmp(op, "utf16_to_utf8")) r = impl->convert_utf16le_to_utf8((const char16_t *)buf, n / 2, out);
+  else if (!strcmp(op, "latin1_to_utf8")) r = impl->convert_latin1_to_utf8(buf, n, out);
+  else if (!strcmp(op, "utf8_to_latin1")) r = impl->convert_utf8_to_latin1(buf, n, out);
   else return 2;
   return (int)(r & 1) * 0;
 }

@@ -221,6 +221,18 @@ impl Lanes for Neon {
     }
 
     #[inline(always)]
+    unsafe fn bmp_utf16<const SWAP: bool>(self, dst: *mut u16) {
+        let units = unsafe { vreinterpret_u8_u16(vmovn_u32(vreinterpretq_u32_u8(self.0))) };
+        let units = if SWAP {
+            unsafe { vrev16_u8(units) }
+        } else {
+            units
+        };
+        // SAFETY: 4 units of room.
+        unsafe { vst1_u8(dst.cast(), units) };
+    }
+
+    #[inline(always)]
     unsafe fn long_utf16<const SWAP: bool>(self, dst: *mut u16) -> usize {
         let cps = unsafe { vreinterpretq_u32_u8(self.0) };
         let supplementary = unsafe { vcgtq_u32(cps, vdupq_n_u32(0xFFFF)) };

@@ -205,6 +205,11 @@ trait Sink<V: Lanes> {
     /// # Safety
     /// `dst` has room for 8 units.
     unsafe fn long(cps: V, dst: *mut Self::Unit) -> usize;
+    /// [`Sink::long`] for four characters below U+10000 (no pair).
+    ///
+    /// # Safety
+    /// `dst` has room for 4 units.
+    unsafe fn four_bmp(cps: V, dst: *mut Self::Unit);
     /// Writes one character if its units fit `room`; returns how many it
     /// wrote (0 when they do not fit).
     ///
@@ -236,6 +241,12 @@ impl<V: Lanes> Sink<V> for Ucs4 {
         // SAFETY: 4 of the 8 units of room.
         unsafe { cps.long_ucs4(dst) };
         0
+    }
+
+    #[inline(always)]
+    unsafe fn four_bmp(cps: V, dst: *mut u32) {
+        // SAFETY: the caller's promise of room.
+        unsafe { cps.long_ucs4(dst) }
     }
 
     #[inline]
@@ -271,6 +282,12 @@ impl<V: Lanes, const SWAP: bool> Sink<V> for Utf16<SWAP> {
     unsafe fn long(cps: V, dst: *mut u16) -> usize {
         // SAFETY: the caller's promise of room.
         unsafe { cps.long_utf16::<SWAP>(dst) }
+    }
+
+    #[inline(always)]
+    unsafe fn four_bmp(cps: V, dst: *mut u16) {
+        // SAFETY: the caller's promise of room.
+        unsafe { cps.bmp_utf16::<SWAP>(dst) }
     }
 
     #[inline]
@@ -379,10 +396,10 @@ unsafe fn steps<V: Lanes, S: Sink<V>>(
             // Four 3-byte characters (most CJK text): a fixed plan, which
             // keeps the table load off the chain from one step to the next.
             // SAFETY: 8 units from `written` are in room (see above).
-            let extra = unsafe { S::long(four_threes.lookup(input).three_lanes_with(&k), dst) };
+            unsafe { S::four_bmp(four_threes.lookup(input).three_lanes_with(&k), dst) };
             ends >>= 12;
             pos += 12;
-            written += 4 + extra;
+            written += 4;
             continue;
         }
         let plan = STEPS[(ends & 0xFFF) as usize] as usize;

@@ -75,4 +75,9 @@ pub(crate) trait Lanes: Bytes {
     /// # Safety
     /// `dst` has room for 8 units.
     unsafe fn long_utf16<const SWAP: bool>(self, dst: *mut u16) -> usize;
+    /// Writes four 32-bit lanes below U+10000 as four UTF-16 units.
+    ///
+    /// # Safety
+    /// `dst` has room for 4 units.
+    unsafe fn bmp_utf16<const SWAP: bool>(self, dst: *mut u16);
 }

@@ -129,6 +129,14 @@ impl Lanes for Sse {
     }
 
     #[inline(always)]
+    unsafe fn bmp_utf16<const SWAP: bool>(self, dst: *mut u16) {
+        // SAFETY: 4 units of room.
+        unsafe {
+            _mm_storel_epi64(dst.cast(), order::<SWAP>(_mm_packus_epi32(self.0, self.0)));
+        }
+    }
+
+    #[inline(always)]
     unsafe fn long_utf16<const SWAP: bool>(self, dst: *mut u16) -> usize {
         let cps = self.0;
         let supplementary = unsafe { _mm_cmpgt_epi32(cps, _mm_set1_epi32(0xFFFF)) };
