@@ -26,20 +26,23 @@
 //! # UTF-8 to Latin-1 ([`decode_latin1`])
 //!
 //! For text made of ASCII and the two-byte characters U+0080..U+00FF
-//! (leads C2 and C3). ASCII blocks are copied as above. Any other block is
-//! checked with the validator's block check (`generic::utf8::checked`,
-//! against the block before) and must have no lead other than C2 or C3
-//! (no byte C0, C1 or C4..FF); a C2/C3 in the block's last byte takes its
-//! continuation from the next byte, which must be one, and the next block
-//! then starts after it (`carry`). Each lead becomes `(lead << 6) | (next &
-//! 3F)` in one `SLI` from an unaligned load of the bytes one on, and the
-//! continuation bytes are dropped by one `TBL` whose pattern is two 8-byte
-//! rows of `tables::KEEP_BYTES` keyed by the 8-bit masks of the bytes to
-//! keep (gathered with pairwise adds): each half of the vector keeps its
-//! bytes at its front. A clean block gives 8 to 16 bytes (a character takes
-//! at most 2 of its 16 bytes), stored exactly: the low half (8 bytes) at
-//! the start, then the last 8 bytes of the output, picked from both halves
-//! by a second `TBL` (`tables::KEEP_TAIL`), over the low half's zeros.
+//! (leads C2 and C3). ASCII blocks are copied as above. Any other block
+//! must hold only ASCII, continuation bytes and the leads C2 and C3, each
+//! lead followed by a continuation byte and each continuation byte after a
+//! lead: for these leads that is all of Table 3-7, so the validator's
+//! block check is not needed. The tests are against the block before's
+//! leads (`EXT`) and the bytes one on (an unaligned load, so a C2/C3 in
+//! the block's last byte takes its continuation from the next block, which
+//! then starts after it: `carry`). Each lead becomes `(lead << 6) | (next
+//! & 3F)` in one `SLI` from those bytes one on, and the continuation bytes
+//! are dropped by one `TBL` whose pattern is two 8-byte rows of
+//! `tables::KEEP_BYTES` keyed by the 8-bit masks of the bytes to keep; one
+//! chain of pairwise adds gathers both masks and both counts. Each half of
+//! the vector keeps its bytes at its front. A clean block gives 8 to 16
+//! bytes (a character takes at most 2 of its 16 bytes), stored exactly:
+//! the low half (8 bytes) at the start, then the last 8 bytes of the
+//! output, picked from both halves by a second `TBL` (`tables::KEEP_TAIL`),
+//! over the low half's zeros.
 //!
 //! A block with anything else ends the kernel before the block (after
 //! the carried continuation), flagging three bytes past the first bad
@@ -51,10 +54,11 @@
 
 use core::arch::aarch64::*;
 
+use super::lanes::pin;
 use super::ucs4::short8;
 use super::vector::Neon;
 use crate::arch::generic::tables::{KEEP_BYTES, KEEP_TAIL};
-use crate::arch::generic::utf8::{checked, load_four, NO_STOPS};
+use crate::arch::generic::utf8::load_four;
 use crate::arch::FastStop;
 
 /// Copies whole 64-byte all-ASCII runs from the start of `src` while they
@@ -146,19 +150,108 @@ pub(super) unsafe fn encode_latin1(src: &[u8], out: *mut u8, cap: usize) -> Fast
     }
 }
 
-/// The 8-bit masks of the two halves of `m` (each byte 00 or FF), low
-/// half first: one bit a byte, gathered by three pairwise adds.
+/// The keys and the counts of the bytes that `keep_a` and `keep_b` mark
+/// (each byte 00 or FF) in their halves: bytes 0-3 of the result are the
+/// 8-bit masks (one bit a byte) of `keep_a`'s low and high halves and of
+/// `keep_b`'s, bytes 4-7 their population counts. One chain of pairwise
+/// adds sums both: the bytes weighted by their bits, and the bytes as
+/// ones.
 #[target_feature(enable = "neon")]
 #[inline]
-fn masks8(m: uint8x16_t) -> (usize, usize) {
+fn keys_and_counts(keep_a: uint8x16_t, keep_b: uint8x16_t) -> u64 {
     const BITS: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
     // SAFETY: BITS is 16 readable bytes.
-    let bits = vandq_u8(m, unsafe { vld1q_u8(BITS.as_ptr()) });
-    let p = vpaddq_u8(bits, bits);
-    let p = vpaddq_u8(p, p);
-    let p = vpaddq_u8(p, p);
-    let both = vgetq_lane_u16::<0>(vreinterpretq_u16_u8(p));
-    (usize::from(both & 0xFF), usize::from(both >> 8))
+    let bits = unsafe { vld1q_u8(BITS.as_ptr()) };
+    let one = vdupq_n_u8(1);
+    // (Pinned: the compiler rewrites a chain of `ADDP`s it can see into
+    // more instructions.)
+    let keys = pin(vpaddq_u8(vandq_u8(keep_a, bits), vandq_u8(keep_b, bits)));
+    let counts = pin(vpaddq_u8(vandq_u8(keep_a, one), vandq_u8(keep_b, one)));
+    let p = pin(vpaddq_u8(keys, counts));
+    vgetq_lane_u64::<0>(vreinterpretq_u64_u8(pin(vpaddq_u8(p, p))))
+}
+
+/// A block's tests (see the module documentation), each byte 00 or FF.
+struct Block {
+    /// The leads C2 and C3.
+    leads: uint8x16_t,
+    /// The continuation bytes.
+    cont: uint8x16_t,
+    /// Bad bytes, stray continuation bytes and leads without one.
+    errors: uint8x16_t,
+}
+
+/// Tests the block `v`, given the 16 bytes one on (`after`) and the block
+/// before's leads.
+#[target_feature(enable = "neon")]
+#[inline]
+fn check(v: uint8x16_t, after: uint8x16_t, prev_leads: uint8x16_t) -> Block {
+    let dup = vdupq_n_u8;
+    // Leads C2, C3; bad bytes C0, C1, C4..FF; continuation bytes 80..BF
+    // (signed, below -64).
+    let leads = vceqq_u8(vandq_u8(v, dup(0xFE)), dup(0xC2));
+    let bad = vbicq_u8(vcgeq_u8(v, dup(0xC0)), leads);
+    let below = |x: uint8x16_t| vcltq_s8(vreinterpretq_s8_u8(x), vdupq_n_s8(-64));
+    let (cont, cont_after) = (below(v), below(after));
+    // Every continuation byte follows a lead (the block before's last byte
+    // for byte 0), and every lead is followed by one (byte 16 for the
+    // last): this is all Table 3-7 asks of C2 and C3.
+    let stray = vbicq_u8(cont, vextq_u8::<15>(prev_leads, leads));
+    let cut = vbicq_u8(leads, cont_after);
+    let errors = vorrq_u8(bad, vorrq_u8(stray, cut));
+    Block {
+        leads,
+        cont,
+        errors,
+    }
+}
+
+/// The Latin-1 bytes of the clean block `v` (tested as `b`; `after` its
+/// bytes one on) at the front of each half, zeros after them; `k0` and
+/// `k1` are the keys of the bytes its halves keep.
+///
+/// # Safety
+/// `k0, k1 < 256`.
+#[target_feature(enable = "neon")]
+#[inline]
+unsafe fn pack(v: uint8x16_t, after: uint8x16_t, b: &Block, k0: usize, k1: usize) -> uint8x16_t {
+    // SAFETY: the keys index the table (the caller's promise).
+    let pattern = unsafe {
+        vcombine_u8(
+            vld1_u8(KEEP_BYTES.get_unchecked(0).get_unchecked(k0).as_ptr()),
+            vld1_u8(KEEP_BYTES.get_unchecked(1).get_unchecked(k1).as_ptr()),
+        )
+    };
+    let values = vbslq_u8(b.leads, vsliq_n_u8::<6>(after, v), v);
+    vqtbl1q_u8(values, pattern)
+}
+
+/// Writes the clean block `v` (tested as `b`; `after` its bytes one on)
+/// at `out`: its `n0 + n1` Latin-1 bytes exactly, `k0` and `k1` the keys
+/// of the bytes its halves keep and `n0`, `n1` their counts.
+///
+/// # Safety
+/// `out` points to `n0 + n1` writable bytes; the keys and counts are those
+/// of `b` (so `k0, k1 < 256` and `n0, n1 <= 8`, which index the tables,
+/// and `n0 + n1 >= 8`, a character taking at most 2 of the 16 bytes).
+#[target_feature(enable = "neon")]
+#[inline]
+unsafe fn store_block(v: uint8x16_t, after: uint8x16_t, b: &Block, keys: [usize; 4], out: *mut u8) {
+    let [k0, k1, n0, n1] = keys;
+    // SAFETY: the keys and counts index the tables (the caller's promise).
+    let (packed, tail) = unsafe {
+        (
+            pack(v, after, b, k0, k1),
+            vld1_u8(KEEP_TAIL.get_unchecked(9 * n0 + n1).as_ptr()),
+        )
+    };
+    // SAFETY: 8 <= n0 + n1, the room the caller promises: [0, 8) and
+    // [n - 8, n) lie in it, and the second covers the low half's zeros,
+    // [n0, 8).
+    unsafe {
+        vst1_u8(out, vget_low_u8(packed));
+        vst1_u8(out.add(n0 + n1 - 8), vqtbl1_u8(packed, tail));
+    }
 }
 
 /// The index of the first nonzero byte of `m` (which has one).
@@ -173,7 +266,10 @@ fn first_set(m: uint8x16_t) -> usize {
 
 /// UTF-8 to Latin-1 (see the module documentation): the longest prefix of
 /// ASCII and C2/C3 pairs that fits, at block granularity, up to the last
-/// 16 bytes or fewer; a block with a bad byte ends it, flagged.
+/// 16 bytes or fewer; a block with a bad byte ends it, flagged. Two blocks
+/// go together while 33 bytes or more remain (one test for ASCII, errors
+/// and room, one gathering of the keys); a pair with an error, or whose
+/// output does not fit, goes again one block at a time, to find where.
 ///
 /// # Safety
 /// `out` points to `cap` writable bytes (NEON is baseline on aarch64).
@@ -181,89 +277,113 @@ fn first_set(m: uint8x16_t) -> usize {
 pub(super) unsafe fn decode_latin1(src: &[u8], out: *mut u8, cap: usize) -> FastStop {
     let len = src.len();
     let (mut i, mut written) = (0usize, 0usize);
-    // Whether byte 0 of the block at `i` continues the block before's last
-    // byte, whose character is already written.
-    let mut carry = 0usize;
+    // The block before's leads (FF a lead): its last byte says whether
+    // byte 0 of the block at `i` continues a character already written.
     let mut prev = vdupq_n_u8(0);
-    let dup = vdupq_n_u8;
+    let carry = |prev: uint8x16_t| usize::from(vgetq_lane_u8::<15>(prev) != 0);
+    let ptr = src.as_ptr();
     while len - i > 16 {
-        // SAFETY: bytes i..i+16 are in bounds (the loop condition).
-        let v = unsafe { vld1q_u8(src.as_ptr().add(i)) };
+        while len - i > 32 {
+            // SAFETY: bytes i..i+33 are in bounds (the loop condition).
+            let (v, w, after_v, after_w) = unsafe {
+                (
+                    vld1q_u8(ptr.add(i)),
+                    vld1q_u8(ptr.add(i + 16)),
+                    vld1q_u8(ptr.add(i + 1)),
+                    vld1q_u8(ptr.add(i + 17)),
+                )
+            };
+            if vmaxvq_u8(vorrq_u8(v, w)) < 0x80 {
+                // (Not after a carry: then byte 0 is a continuation.)
+                if cap - written < 32 {
+                    break;
+                }
+                // SAFETY: 32 bytes of room (checked just above); the
+                // `cap - written` bytes at out + written are writable.
+                let run = unsafe {
+                    vst1q_u8(out.add(written), v);
+                    vst1q_u8(out.add(written + 16), w);
+                    copy_ascii_runs(&src[i + 32..], out.add(written + 32), cap - written - 32)
+                };
+                (i, written) = (i + 32 + run, written + 32 + run);
+                // No lead ends an ASCII block.
+                prev = vdupq_n_u8(0);
+                continue;
+            }
+            let a = check(v, after_v, prev);
+            let b = check(w, after_w, a.leads);
+            let keys = keys_and_counts(vmvnq_u8(a.cont), vmvnq_u8(b.cont));
+            let byte = |k: u32| (keys >> (8 * k) & 0xFF) as usize;
+            let (na, nb) = (byte(4) + byte(5), byte(6) + byte(7));
+            if vmaxvq_u8(vorrq_u8(a.errors, b.errors)) != 0 || cap - written < na + nb {
+                break;
+            }
+            // SAFETY: na + nb bytes of room (checked above); the keys and
+            // counts are the blocks'. The first block's halves go out
+            // whole: the high one ends 8 - n1 <= 4 bytes past its output
+            // (a half keeps 4 bytes or more), inside the second block's,
+            // which is written next, exactly, and has 8 bytes or more.
+            unsafe {
+                let packed = pack(v, after_v, &a, byte(0), byte(1));
+                vst1_u8(out.add(written), vget_low_u8(packed));
+                vst1_u8(out.add(written + byte(4)), vget_high_u8(packed));
+                store_block(
+                    w,
+                    after_w,
+                    &b,
+                    [byte(2), byte(3), byte(6), byte(7)],
+                    out.add(written + na),
+                );
+            }
+            (i, written, prev) = (i + 32, written + na + nb, b.leads);
+        }
+        if len - i <= 16 {
+            break;
+        }
+        // SAFETY: bytes i..i+16 are in bounds (the test above).
+        let v = unsafe { vld1q_u8(ptr.add(i)) };
         if vmaxvq_u8(v) < 0x80 {
-            // (Not after a carry: then byte 0 is a continuation.)
             if cap - written < 16 {
                 break;
             }
             // SAFETY: 16 bytes of room (checked just above).
             unsafe { vst1q_u8(out.add(written), v) };
-            (i, written) = (i + 16, written + 16);
-            // SAFETY: the `cap - written` bytes at out + written are
-            // writable.
-            let run = unsafe { copy_ascii_runs(&src[i..], out.add(written), cap - written) };
-            (i, written) = (i + run, written + run);
-            // An ASCII block before checks the same as none.
-            prev = dup(0);
+            (i, written, prev) = (i + 16, written + 16, vdupq_n_u8(0));
             continue;
         }
-        // Leads C2, C3; bad bytes C0, C1, C4..FF.
-        let leads = vceqq_u8(vandq_u8(v, dup(0xFE)), dup(0xC2));
-        let bad = vorrq_u8(
-            vcgtq_u8(v, dup(0xC3)),
-            vceqq_u8(vandq_u8(v, dup(0xFE)), dup(0xC0)),
-        );
-        let errors = vorrq_u8(bad, checked::<Neon, NO_STOPS>(Neon(v), Neon(prev)).errors.0);
-        let last_lead = src[i + 15] & 0xFE == 0xC2;
-        let first_bad = if vmaxvq_u8(errors) != 0 {
-            Some(first_set(errors))
-        } else if last_lead && src[i + 16] & 0xC0 != 0x80 {
-            Some(16)
-        } else {
-            None
-        };
-        if let Some(e) = first_bad {
-            // e >= carry: a carried byte 0 is a continuation after C2/C3.
+        // SAFETY: bytes i+1..i+17 are in bounds (17 bytes or more remain).
+        let after = unsafe { vld1q_u8(ptr.add(i + 1)) };
+        let a = check(v, after, prev);
+        if vmaxvq_u8(a.errors) != 0 {
+            // The first bad byte is past any carried continuation (which
+            // follows its lead).
             return FastStop {
-                read: i + carry,
+                read: i + carry(prev),
                 written,
-                flagged: Some((i + e + 3).min(len)),
+                flagged: Some((i + first_set(a.errors) + 3).min(len)),
             };
         }
-        // Keep all but the continuation bytes (signed, below -64).
-        let keep = vcgtq_s8(vreinterpretq_s8_u8(v), vdupq_n_s8(-65));
-        let (k0, k1) = masks8(keep);
-        let (n0, n1) = (k0.count_ones() as usize, k1.count_ones() as usize);
-        let n = n0 + n1;
+        let keys = keys_and_counts(vmvnq_u8(a.cont), vdupq_n_u8(0));
+        let byte = |k: u32| (keys >> (8 * k) & 0xFF) as usize;
+        let n = byte(4) + byte(5);
         if cap - written < n {
             break;
         }
-        // SAFETY: bytes i+1..i+17 are in bounds (17 bytes or more remain);
-        // k0, k1 < 256 and n0, n1 <= 8 are rows of the tables.
-        let (after, pattern, tail) = unsafe {
-            (
-                vld1q_u8(src.as_ptr().add(i + 1)),
-                vcombine_u8(
-                    vld1_u8(KEEP_BYTES[0][k0].as_ptr()),
-                    vld1_u8(KEEP_BYTES[1][k1].as_ptr()),
-                ),
-                vld1_u8(KEEP_TAIL[9 * n0 + n1].as_ptr()),
+        // SAFETY: n bytes of room (checked above); the keys and counts are
+        // the block's.
+        unsafe {
+            store_block(
+                v,
+                after,
+                &a,
+                [byte(0), byte(1), byte(4), byte(5)],
+                out.add(written),
             )
         };
-        let values = vbslq_u8(leads, vsliq_n_u8::<6>(after, v), v);
-        let packed = vqtbl1q_u8(values, pattern);
-        // SAFETY: 8 <= n (a character takes at most 2 of the 16 bytes) and
-        // n bytes of room (checked above): [0, 8) and [n - 8, n) lie in it,
-        // and the second covers the low half's zeros, [n0, 8).
-        unsafe {
-            vst1_u8(out.add(written), vget_low_u8(packed));
-            vst1_u8(out.add(written + n - 8), vqtbl1_u8(packed, tail));
-        }
-        written += n;
-        carry = usize::from(last_lead);
-        prev = v;
-        i += 16;
+        (i, written, prev) = (i + 16, written + n, a.leads);
     }
     FastStop {
-        read: i + carry,
+        read: i + carry(prev),
         written,
         flagged: None,
     }
