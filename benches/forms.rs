@@ -288,6 +288,36 @@ fn main() {
                     ],
                     "convert_utf8_to_utf16le",
                 );
+                // encoding_rs: the portable peer (word-at-a-time ASCII, no
+                // SIMD without its nightly feature), the scalar tier's
+                // target.
+                let mut rs16 = vec![0u16; src.len() + 64];
+                row(
+                    "utf8->utf16 strict (enc_rs)",
+                    src.len(),
+                    vec![
+                        Box::new(|check| {
+                            let p = e.decode_utf16(
+                                src,
+                                &mut out16,
+                                Policy::Strict,
+                                ByteOrder::Native,
+                                false,
+                            );
+                            assert_eq!(p.status, Status::Done);
+                            digest16(check, &out16[..p.written])
+                        }),
+                        Box::new(|check| {
+                            let mut dec = encoding_rs::UTF_8.new_decoder_without_bom_handling();
+                            let (res, read, n) =
+                                dec.decode_to_utf16_without_replacement(src, &mut rs16, true);
+                            assert!(matches!(res, encoding_rs::DecoderResult::InputEmpty));
+                            assert_eq!(read, src.len());
+                            digest16(check, &rs16[..n])
+                        }),
+                    ],
+                    "encoding_rs decode_to_utf16_without_replacement",
+                );
                 row(
                     "utf8->utf16le replace/own",
                     src.len(),

@@ -9,8 +9,7 @@
 //! and the kernel resumes after it. The window is at most a handful of bytes.
 
 use super::kernels::{
-    DecodeKernel, DecodeU16Kernel, EncodeU16Kernel, Fast, Latin1Kernel, ScanKernel, WidenKernel,
-    WIDEN_MAX,
+    DecodeKernel, EncodeU16Kernel, Fast, Latin1Kernel, ScanKernel, WidenKernel, WIDEN_MAX,
 };
 use super::{FastStop, Kernels};
 use crate::portable;
@@ -191,8 +190,8 @@ impl<F: FnMut(&[u8], &mut [u32]) -> FastStop> Output<u8> for Decode<'_, F> {
     }
 }
 
-struct DecodeUtf16<'a> {
-    fast: Fast<DecodeU16Kernel>,
+struct DecodeUtf16<'a, F> {
+    fast: F,
     dst: &'a mut [u16],
     written: usize,
     policy: Policy,
@@ -200,11 +199,9 @@ struct DecodeUtf16<'a> {
     more_input: bool,
 }
 
-impl Output<u8> for DecodeUtf16<'_> {
+impl<F: FnMut(&[u8], &mut [u16], bool) -> FastStop> Output<u8> for DecodeUtf16<'_, F> {
     fn fast(&mut self, src: &[u8]) -> FastStop {
-        let stop = self
-            .fast
-            .run(src, &mut self.dst[self.written..], self.order.swaps());
+        let stop = (self.fast)(src, &mut self.dst[self.written..], self.order.swaps());
         self.written += stop.written;
         stop
     }
@@ -220,7 +217,18 @@ impl Output<u8> for DecodeUtf16<'_> {
     }
 }
 
-/// UTF-8 to UTF-16 with the tier's own kernel, if it has one.
+/// The portable core's UTF-16 decoder, byte-swapped with `swap`.
+fn portable_utf16(src: &[u8], dst: &mut [u16], swap: bool) -> FastStop {
+    use portable::decode::{decode_valid, Utf16};
+    if swap {
+        decode_valid::<Utf16<true>>(src, dst)
+    } else {
+        decode_valid::<Utf16<false>>(src, dst)
+    }
+}
+
+/// UTF-8 to UTF-16 with the tier's own kernel, or the portable core's
+/// loop if it has none (the scalar tier).
 pub(crate) fn decode_utf16(
     k: &Kernels,
     src: &[u8],
@@ -228,17 +236,28 @@ pub(crate) fn decode_utf16(
     policy: Policy,
     order: ByteOrder,
     more_input: bool,
-) -> Option<Progress> {
-    let fast = k.decode_utf16()?;
+) -> Progress {
+    let window = utf8_window(src);
+    let Some(kernel) = k.decode_utf16() else {
+        let mut out = DecodeUtf16 {
+            fast: portable_utf16,
+            dst,
+            written: 0,
+            policy,
+            order,
+            more_input,
+        };
+        return run(src, &mut out, window);
+    };
     let mut out = DecodeUtf16 {
-        fast,
+        fast: |src: &[u8], dst: &mut [u16], swap| kernel.run(src, dst, swap),
         dst,
         written: 0,
         policy,
         order,
         more_input,
     };
-    Some(run(src, &mut out, utf8_window(src)))
+    run(src, &mut out, window)
 }
 
 struct Count {
@@ -335,7 +354,7 @@ fn decode_any(
         Some(_) => decode_short(src, dst, policy, more_input),
         None => {
             let mut out = Decode {
-                fast: portable::decode::decode_valid,
+                fast: portable::decode::decode_valid::<portable::decode::Ucs4>,
                 dst,
                 written: 0,
                 policy,

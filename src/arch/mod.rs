@@ -295,16 +295,16 @@ impl Engine {
         driver::decode(self.kernels, src, dst, policy, more_input)
     }
 
-    /// UTF-8 to UTF-16 with this tier's own kernel, or `None` if it has
-    /// none (`forms` then decodes through UCS-4).
-    pub(crate) fn decode_utf16_kernel(
+    /// UTF-8 to UTF-16 with this tier's own kernel, or the portable core's
+    /// loop if it has none.
+    pub(crate) fn decode_utf16_fast(
         &self,
         src: &[u8],
         dst: &mut [u16],
         policy: Policy,
         order: crate::ByteOrder,
         more_input: bool,
-    ) -> Option<Progress> {
+    ) -> Progress {
         driver::decode_utf16(self.kernels, src, dst, policy, order, more_input)
     }
 

@@ -95,10 +95,6 @@ impl Engine {
         order: ByteOrder,
         more_input: bool,
     ) -> Progress {
-        if is_reference(self) {
-            let mut sink = Utf16Sink::new(SliceSink::new(dst), order);
-            return scalar_decode::decode(src, &mut sink, policy, more_input);
-        }
         if src.len() <= SHORT && src.len() <= dst.len() && src.is_ascii() {
             // A short ASCII string: widened in place, no kernel set-up.
             let shift = if order.swaps() { 8 } else { 0 };
@@ -107,16 +103,7 @@ impl Engine {
             }
             return done(src.len());
         }
-        if let Some(p) = self.decode_utf16_kernel(src, dst, policy, order, more_input) {
-            return p;
-        }
-        let mut out = Utf16Out {
-            engine: *self,
-            dst: Some(dst),
-            written: 0,
-            swap: order.swaps(),
-        };
-        through_ucs4(self, src, policy, more_input, &mut out)
+        self.decode_utf16_fast(src, dst, policy, order, more_input)
     }
 
     /// See [`crate::decode_utf16_len`].

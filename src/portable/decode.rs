@@ -1,4 +1,5 @@
-//! UTF-8 to code points, validating as it goes, for well-formed text only.
+//! UTF-8 to code points or UTF-16 units, validating as it goes, for
+//! well-formed text only.
 //!
 //! One character per iteration, branching on its length: on text in one
 //! script the branches follow a pattern the predictor learns, and then the
@@ -77,21 +78,87 @@ fn block_is_ascii(block: &[u8; RUN_BLOCK]) -> bool {
     (0..RUN_BLOCK / 8).fold(0, |acc, k| acc | word(k)) & 0x8080_8080_8080_8080 == 0
 }
 
-/// Zero-extends a block of bytes into code points. Out of line on purpose:
-/// inlined next to the test above, the compiler reused the test's loads and
-/// widened byte by byte; alone it widens with vector unpacks.
-#[inline(never)]
-fn widen(block: &[u8; RUN_BLOCK], out: &mut [u32; RUN_BLOCK]) {
-    for (o, &b) in out.iter_mut().zip(block) {
-        *o = u32::from(b);
+/// What the decoder writes: code points ([`Ucs4`]) or UTF-16 units
+/// ([`Utf16`]).
+pub(crate) trait Form {
+    type Unit: Copy;
+    /// The unit of a code point below U+10000.
+    fn bmp(c: u32) -> Self::Unit;
+    /// Writes the code point `c`, U+10000 or above, at the start of `out`:
+    /// how many units, or `None` if they do not fit.
+    fn supplementary(out: &mut [Self::Unit], c: u32) -> Option<usize>;
+    /// Zero-extends a block of ASCII bytes into units.
+    fn widen(block: &[u8; RUN_BLOCK], out: &mut [Self::Unit; RUN_BLOCK]);
+}
+
+/// Code points, one a character.
+pub(crate) struct Ucs4;
+
+impl Form for Ucs4 {
+    type Unit = u32;
+    #[inline(always)]
+    fn bmp(c: u32) -> u32 {
+        c
+    }
+    #[inline(always)]
+    fn supplementary(out: &mut [u32], c: u32) -> Option<usize> {
+        *out.first_mut()? = c;
+        Some(1)
+    }
+    /// Out of line on purpose: inlined next to the ASCII test, the compiler
+    /// reused the test's loads and widened byte by byte; alone it widens
+    /// with vector unpacks.
+    #[inline(never)]
+    fn widen(block: &[u8; RUN_BLOCK], out: &mut [u32; RUN_BLOCK]) {
+        for (o, &b) in out.iter_mut().zip(block) {
+            *o = u32::from(b);
+        }
+    }
+}
+
+/// UTF-16 units, byte-swapped with `SWAP`; a character above U+FFFF is a
+/// surrogate pair, written whole or not at all.
+pub(crate) struct Utf16<const SWAP: bool>;
+
+impl<const SWAP: bool> Utf16<SWAP> {
+    #[inline(always)]
+    fn unit(u: u16) -> u16 {
+        if SWAP {
+            u.swap_bytes()
+        } else {
+            u
+        }
+    }
+}
+
+impl<const SWAP: bool> Form for Utf16<SWAP> {
+    type Unit = u16;
+    #[inline(always)]
+    fn bmp(c: u32) -> u16 {
+        Self::unit(c as u16)
+    }
+    #[inline(always)]
+    fn supplementary(out: &mut [u16], c: u32) -> Option<usize> {
+        let pair = out.get_mut(..2)?;
+        let v = c - 0x1_0000;
+        pair[0] = Self::unit(0xD800 | (v >> 10) as u16);
+        pair[1] = Self::unit(0xDC00 | (v & 0x3FF) as u16);
+        Some(2)
+    }
+    /// Out of line, as [`Ucs4::widen`].
+    #[inline(never)]
+    fn widen(block: &[u8; RUN_BLOCK], out: &mut [u16; RUN_BLOCK]) {
+        for (o, &b) in out.iter_mut().zip(block) {
+            *o = Self::unit(u16::from(b));
+        }
     }
 }
 
 /// Widens the ASCII run at the start of `src` into `dst`, a block at a
-/// time, as far as it fits. Returns its length (bytes read, code points
+/// time, as far as it fits. Returns its length (bytes read, units
 /// written).
 #[inline(always)]
-fn ascii_run(src: &[u8], dst: &mut [u32]) -> usize {
+fn ascii_run<F: Form>(src: &[u8], dst: &mut [F::Unit]) -> usize {
     let mut i = 0;
     while let (Some(block), Some(out)) = (src.get(i..i + RUN_BLOCK), dst.get_mut(i..i + RUN_BLOCK))
     {
@@ -99,7 +166,7 @@ fn ascii_run(src: &[u8], dst: &mut [u32]) -> usize {
         if !block_is_ascii(block) {
             break;
         }
-        widen(block, out.try_into().expect("a block"));
+        F::widen(block, out.try_into().expect("a block"));
         i += RUN_BLOCK;
     }
     // The end of the run: byte by byte.
@@ -109,12 +176,13 @@ fn ascii_run(src: &[u8], dst: &mut [u32]) -> usize {
         .take_while(|(b, _)| b.is_ascii())
         .count();
     for (o, &b) in dst[i..i + n].iter_mut().zip(&src[i..]) {
-        *o = u32::from(b);
+        *o = F::bmp(u32::from(b));
     }
     i + n
 }
 
-/// Decodes whole well-formed characters of `src` into `dst` while they fit.
+/// Decodes whole well-formed characters of `src` into `dst` (code points or
+/// UTF-16 units, as `F` says) while they fit.
 /// Stops at the end, at a full `dst` (`flagged` is `None`), or before the
 /// first byte that does not start a whole well-formed character (`flagged`
 /// is its offset plus 3, the last byte that can tell what is wrong, or the
@@ -123,7 +191,7 @@ fn ascii_run(src: &[u8], dst: &mut [u32]) -> usize {
 /// and inlined into different callers (the C entry points, benchmarks)
 /// they came out 1.5x to 6x slower in some.
 #[inline(never)]
-pub(crate) fn decode_valid(src: &[u8], dst: &mut [u32]) -> FastStop {
+pub(crate) fn decode_valid<F: Form>(src: &[u8], dst: &mut [F::Unit]) -> FastStop {
     let (mut i, mut j) = (0usize, 0usize);
     let stop = |read, written, flagged| FastStop {
         read,
@@ -136,13 +204,13 @@ pub(crate) fn decode_valid(src: &[u8], dst: &mut [u32]) -> FastStop {
         }
         let b0 = src[i];
         if b0 < 0x80 {
-            dst[j] = u32::from(b0);
+            dst[j] = F::bmp(u32::from(b0));
             i += 1;
             j += 1;
             // A second ASCII byte starts a run worth taking a block at a
             // time (a lone space between words is not).
             if src.get(i).is_some_and(|b| b.is_ascii()) {
-                let n = ascii_run(&src[i..], &mut dst[j..]);
+                let n = ascii_run::<F>(&src[i..], &mut dst[j..]);
                 i += n;
                 j += n;
             }
@@ -154,9 +222,16 @@ pub(crate) fn decode_valid(src: &[u8], dst: &mut [u32]) -> FastStop {
             // runs to the first boundary after the flagged byte.
             return stop(i, j, Some((i + 3).min(src.len())));
         };
-        dst[j] = c;
+        if len < 4 {
+            dst[j] = F::bmp(c);
+            j += 1;
+        } else {
+            let Some(n) = F::supplementary(&mut dst[j..], c) else {
+                return stop(i, j, None);
+            };
+            j += n;
+        }
         i += len;
-        j += 1;
         // Text in one script repeats one length: runs of it skip the
         // dispatch on the lead, and their checks are one branch.
         if len == 3 {
@@ -169,12 +244,12 @@ pub(crate) fn decode_valid(src: &[u8], dst: &mut [u32]) -> FastStop {
                 if bad {
                     break;
                 }
-                *o = (b0 & 0x0F) << 12 | (b1 & 0x3F) << 6 | b2 & 0x3F;
+                *o = F::bmp((b0 & 0x0F) << 12 | (b1 & 0x3F) << 6 | b2 & 0x3F);
                 i += 3;
                 j += 1;
             }
         } else if len == 4 {
-            while let (Some(s), Some(o)) = (src.get(i..i + 4), dst.get_mut(j)) {
+            while let Some(s) = src.get(i..i + 4) {
                 let w = u32::from_le_bytes([s[0], s[1], s[2], s[3]]);
                 let (low, width) = SECOND_RANGE[usize::from(s[0])];
                 let b1 = (w >> 8) & 0xFF;
@@ -183,9 +258,12 @@ pub(crate) fn decode_valid(src: &[u8], dst: &mut [u32]) -> FastStop {
                 if bad {
                     break;
                 }
-                *o = (w & 0x07) << 18 | (b1 & 0x3F) << 12 | (w >> 10) & 0xFC0 | (w >> 24) & 0x3F;
+                let c = (w & 0x07) << 18 | (b1 & 0x3F) << 12 | (w >> 10) & 0xFC0 | (w >> 24) & 0x3F;
+                let Some(n) = F::supplementary(&mut dst[j..], c) else {
+                    break;
+                };
                 i += 4;
-                j += 1;
+                j += n;
             }
         } else if len == 2 {
             while let (Some(s), Some(o)) = (src.get(i..i + 2), dst.get_mut(j)) {
@@ -193,7 +271,7 @@ pub(crate) fn decode_valid(src: &[u8], dst: &mut [u32]) -> FastStop {
                 if (b0.wrapping_sub(0xC2) > 0xDF - 0xC2) | (b1 & 0xC0 != 0x80) {
                     break;
                 }
-                *o = (b0 & 0x1F) << 6 | b1 & 0x3F;
+                *o = F::bmp((b0 & 0x1F) << 6 | b1 & 0x3F);
                 i += 2;
                 j += 1;
             }
@@ -208,7 +286,37 @@ mod tests {
     use crate::portable::samples::{text, Rng};
     use crate::scalar::decode::decode;
     use crate::scalar::sink::SliceSink;
-    use crate::{Policy, Status};
+    use crate::scalar::utf16::Utf16Sink;
+    use crate::{ByteOrder, Policy, Progress, Status};
+
+    /// The reference core's strict decoding of `src` into `cap` units of
+    /// the form `F` stands for, from `fill`ed units.
+    trait Reference: Form {
+        fn reference(src: &[u8], cap: usize, fill: Self::Unit) -> (Progress, Vec<Self::Unit>);
+    }
+
+    impl Reference for Ucs4 {
+        fn reference(src: &[u8], cap: usize, fill: u32) -> (Progress, Vec<u32>) {
+            let mut want = vec![fill; cap];
+            let p = decode(src, &mut SliceSink::new(&mut want), Policy::Strict, false);
+            (p, want)
+        }
+    }
+
+    impl<const SWAP: bool> Reference for Utf16<SWAP> {
+        fn reference(src: &[u8], cap: usize, fill: u16) -> (Progress, Vec<u16>) {
+            let mut want = vec![fill; cap];
+            // The order that is not native is the swapped one.
+            let order = match (SWAP, cfg!(target_endian = "little")) {
+                (false, _) => ByteOrder::Native,
+                (true, true) => ByteOrder::Big,
+                (true, false) => ByteOrder::Little,
+            };
+            let mut sink = Utf16Sink::new(SliceSink::new(&mut want), order);
+            let p = decode(src, &mut sink, Policy::Strict, false);
+            (p, want)
+        }
+    }
 
     /// Every input of up to three bytes, and the four-byte inputs led by
     /// F0..FF with every second byte and the edge values of the others,
@@ -217,8 +325,10 @@ mod tests {
     /// and without an ASCII byte after it (those loops read a whole word).
     /// Under an emulator the last byte takes the values of
     /// `samples::inner_bytes`.
-    #[test]
-    fn every_short_input() {
+    fn every_short_input<F: Reference>(fill: F::Unit)
+    where
+        F::Unit: PartialEq + core::fmt::Debug,
+    {
         for prefix in ["", "\u{E9}", "\u{20AC}", "\u{1F600}"] {
             let check = |tail: &[u8]| {
                 for after in [&b""[..], b"A"] {
@@ -228,13 +338,12 @@ mod tests {
                     src[prefix.len()..n].copy_from_slice(tail);
                     src[n..n + after.len()].copy_from_slice(after);
                     let src = &src[..n + after.len()];
-                    let mut want = [0u32; 9];
-                    let p = decode(src, &mut SliceSink::new(&mut want), Policy::Strict, false);
-                    let mut got = [0u32; 9];
-                    let stop = decode_valid(src, &mut got);
+                    let (p, want) = F::reference(src, 9, fill);
+                    let mut got = [fill; 9];
+                    let stop = decode_valid::<F>(src, &mut got);
                     assert_eq!(
-                        (stop.read, stop.written, got),
-                        (p.read, p.written, want),
+                        (stop.read, stop.written, &got[..]),
+                        (p.read, p.written, &want[..]),
                         "{src:02X?}"
                     );
                 }
@@ -262,17 +371,30 @@ mod tests {
         }
     }
 
-    /// The same characters, and the same stopping point, as the reference
+    #[test]
+    fn every_short_input_to_ucs4() {
+        every_short_input::<Ucs4>(0xAAAA_AAAA);
+    }
+
+    #[test]
+    fn every_short_input_to_utf16_both_orders() {
+        every_short_input::<Utf16<false>>(0xAAAA);
+        every_short_input::<Utf16<true>>(0xAAAA);
+    }
+
+    /// The same units, and the same stopping point, as the reference
     /// decoder in strict mode: at every output capacity for short inputs,
     /// and on long inputs of every mix of ASCII, with and without damage.
-    #[test]
-    fn matches_the_reference() {
+    /// (A surrogate pair that does not fit stops both before it.)
+    fn matches_the_reference<F: Reference>(fill: F::Unit)
+    where
+        F::Unit: PartialEq + core::fmt::Debug,
+    {
         let mut rng = Rng(0x5EED);
         let check = |src: &[u8], cap: usize| {
-            let mut want = vec![0xAAAA_AAAA; cap];
-            let p = decode(src, &mut SliceSink::new(&mut want), Policy::Strict, false);
-            let mut got = vec![0xAAAA_AAAA; cap];
-            let stop = decode_valid(src, &mut got);
+            let (p, want) = F::reference(src, cap, fill);
+            let mut got = vec![fill; cap];
+            let stop = decode_valid::<F>(src, &mut got);
             assert_eq!(
                 (stop.read, stop.written),
                 (p.read, p.written),
@@ -280,8 +402,9 @@ mod tests {
             );
             assert_eq!(got, want, "{src:02X?} cap {cap}");
             // A flag means the reference stops at an error there; no flag
-            // short of the end means the output is full (the reference may
-            // still see an error first: it needs no room to report one).
+            // short of the end means the output is full, or has one unit
+            // of room that a pair does not fit in (the reference may still
+            // see an error first: it needs no room to report one).
             let ill_formed = matches!(p.status, Status::IllFormed(_));
             match stop.flagged {
                 Some(e) => {
@@ -289,7 +412,9 @@ mod tests {
                     assert_eq!(e, (stop.read + 3).min(src.len()), "{src:02X?} cap {cap}");
                 }
                 None if stop.read < src.len() => {
-                    assert_eq!(stop.written, cap, "{src:02X?} cap {cap}")
+                    let full =
+                        stop.written == cap || (stop.written + 1 == cap && src[stop.read] >= 0xF0);
+                    assert!(full, "{src:02X?} cap {cap}")
                 }
                 None => assert_eq!(p.status, Status::Done, "{src:02X?} cap {cap}"),
             }
@@ -311,5 +436,16 @@ mod tests {
             check(&src, src.len());
             check(&src, rng.below(src.len() as u64) as usize);
         }
+    }
+
+    #[test]
+    fn matches_the_reference_to_ucs4() {
+        matches_the_reference::<Ucs4>(0xAAAA_AAAA);
+    }
+
+    #[test]
+    fn matches_the_reference_to_utf16_both_orders() {
+        matches_the_reference::<Utf16<false>>(0xAAAA);
+        matches_the_reference::<Utf16<true>>(0xAAAA);
     }
 }
