@@ -572,9 +572,12 @@ fn decode_utf16_matches_std_encoding_rs_and_simdutf() {
         let (rs, _) = encoding_rs::UTF_8.decode_without_bom_handling(&src);
         let rs: Vec<u16> = rs.encode_utf16().collect();
         assert_eq!(lossy, rs, "the oracles agree");
-        let (p, got) = decode16(&Engine::best(), &src, REPLACE, ByteOrder::Native, false);
-        assert_eq!(p.status, Status::Done);
-        assert!(got == lossy, "replace {}", common::hex(&src));
+        // The best tier, and the scalar tier (the portable core's loop).
+        for e in [Engine::best(), scalar()] {
+            let (p, got) = decode16(&e, &src, REPLACE, ByteOrder::Native, false);
+            assert_eq!(p.status, Status::Done);
+            assert!(got == lossy, "replace {:?} {}", e.tier(), common::hex(&src));
+        }
         for order in [ByteOrder::Little, ByteOrder::Big] {
             let (_, got) = decode16(&Engine::best(), &src, REPLACE, order, false);
             let raw: Vec<u8> = got.iter().flat_map(|u| u.to_ne_bytes()).collect();
@@ -627,15 +630,12 @@ fn encode_utf16_matches_std_encoding_rs_and_simdutf() {
         );
         for policy in ENCODE_POLICIES {
             let want = oracle_encode16(&src, policy, false);
-            for order in ORDERS {
-                let got = encode16(
-                    &Engine::best(),
-                    &to_order(&src, order),
-                    policy,
-                    order,
-                    false,
-                );
-                assert_eq!(got, want, "{src:04X?} {policy:?} {order:?}");
+            // The best tier, and the scalar tier (the portable core's loop).
+            for e in [Engine::best(), scalar()] {
+                for order in ORDERS {
+                    let got = encode16(&e, &to_order(&src, order), policy, order, false);
+                    assert_eq!(got, want, "{:?} {src:04X?} {policy:?} {order:?}", e.tier());
+                }
             }
             let measured = u8x::encode_utf16_len(&src, policy, ByteOrder::Native, false);
             assert_eq!(measured, want.0);

@@ -7,7 +7,7 @@ use super::loops::{
 use super::{is_reference, through_ucs4, Narrow, Taken, CHUNK, SHORT_BUF};
 use crate::scalar::decode as scalar_decode;
 use crate::scalar::encode::unit_error;
-use crate::scalar::sink::{CountSink, SliceSink};
+use crate::scalar::sink::CountSink;
 use crate::scalar::utf16::{self as reference, units_of, Next, Units, Utf16Sink};
 use crate::{ByteOrder, EncodePolicy, Engine, Policy, Progress, Status};
 
@@ -130,9 +130,6 @@ impl Engine {
         order: ByteOrder,
         more_input: bool,
     ) -> Progress {
-        if is_reference(self) {
-            return reference::encode(src, &mut SliceSink::new(dst), policy, order, more_input);
-        }
         if src.len() <= SHORT && src.len() <= dst.len() {
             let swap = order.swaps();
             let unit = |u: u16| if swap { u.swap_bytes() } else { u };
@@ -432,4 +429,145 @@ fn gather(
         }
     }
     (n, i, false)
+}
+
+/// The scalar tier's UTF-16 conversions run the portable core and the
+/// shared chunking, not the reference core that the other tiers' tests
+/// compare against: here they are compared with it directly, under every
+/// policy and byte order, with and without more input, at every output
+/// capacity, on random text with damage.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scalar::sink::SliceSink;
+    use crate::Tier;
+
+    /// xorshift64*: enough to spread inputs, and the same on every run.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n
+        }
+    }
+
+    /// Characters of every UTF-8 length (and runs of ASCII), then `damage`
+    /// bytes overwritten.
+    fn utf8(rng: &mut Rng, len: usize, damage: usize) -> Vec<u8> {
+        let mut s = String::new();
+        while s.len() < len {
+            match rng.below(5) {
+                0 => s.push_str(&"a".repeat(rng.below(80) as usize)),
+                k => {
+                    let limit = [0x80, 0x800, 0x10000, 0x110000][k as usize - 1];
+                    s.push(char::from_u32(rng.below(limit) as u32).unwrap_or('\u{FFFD}'));
+                }
+            }
+        }
+        let mut v = s.into_bytes();
+        for _ in 0..damage.min(v.len()) {
+            let at = rng.below(v.len() as u64) as usize;
+            v[at] = rng.below(256) as u8;
+        }
+        v
+    }
+
+    /// UTF-16 of the same kinds of characters, with `damage` units made
+    /// lone surrogates.
+    fn utf16(rng: &mut Rng, len: usize, damage: usize) -> Vec<u16> {
+        let text = utf8(rng, len, 0);
+        let mut v: Vec<u16> = String::from_utf8_lossy(&text).encode_utf16().collect();
+        for _ in 0..damage.min(v.len()) {
+            let at = rng.below(v.len() as u64) as usize;
+            v[at] = 0xD800 + rng.below(0x800) as u16;
+        }
+        v
+    }
+
+    const POLICIES: [Policy; 6] = [
+        Policy::Strict,
+        Policy::Replace('\u{FFFD}'),
+        Policy::Escape,
+        Policy::Latin1,
+        Policy::Cp1252,
+        Policy::Ignore,
+    ];
+    const ENCODE_POLICIES: [EncodePolicy; 4] = [
+        EncodePolicy::Strict,
+        EncodePolicy::Replace('\u{FFFD}'),
+        EncodePolicy::Escape,
+        EncodePolicy::Ignore,
+    ];
+    const ORDERS: [ByteOrder; 2] = [ByteOrder::Little, ByteOrder::Big];
+
+    #[test]
+    fn scalar_tier_decodes_utf16_as_the_reference_core() {
+        let e = Engine::new(Tier::Scalar).expect("the scalar tier");
+        let mut rng = Rng(0x16DE);
+        for round in 0..400 {
+            let src = utf8(&mut rng, if round % 8 == 0 { 600 } else { 60 }, round % 3);
+            let full = src.len() + 1;
+            let caps: Vec<usize> = if src.len() <= 80 {
+                (0..=full).collect()
+            } else {
+                vec![full, full / 2, rng.below(full as u64) as usize]
+            };
+            for policy in POLICIES {
+                for order in ORDERS {
+                    for more in [false, true] {
+                        for &cap in &caps {
+                            let mut a = vec![0xAAAAu16; cap];
+                            let mut b = vec![0xAAAAu16; cap];
+                            let pa = e.decode_utf16(&src, &mut a, policy, order, more);
+                            let mut sink = Utf16Sink::new(SliceSink::new(&mut b), order);
+                            let pb = scalar_decode::decode(&src, &mut sink, policy, more);
+                            let what = format!("{src:02X?} {policy:?} {order:?} {more} {cap}");
+                            assert_eq!(pa, pb, "{what}");
+                            assert_eq!(a, b, "{what}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn scalar_tier_encodes_utf16_as_the_reference_core() {
+        let e = Engine::new(Tier::Scalar).expect("the scalar tier");
+        let mut rng = Rng(0x16E4);
+        for round in 0..400 {
+            let src = utf16(&mut rng, if round % 8 == 0 { 600 } else { 60 }, round % 3);
+            let full = 3 * src.len() + 1;
+            let caps: Vec<usize> = if src.len() <= 40 {
+                (0..=full).collect()
+            } else {
+                vec![full, full / 2, rng.below(full as u64) as usize]
+            };
+            for policy in ENCODE_POLICIES {
+                for order in ORDERS {
+                    // The units as they lie in memory in `order`.
+                    let units: Vec<u16> = if order.swaps() {
+                        src.iter().map(|u| u.swap_bytes()).collect()
+                    } else {
+                        src.clone()
+                    };
+                    for more in [false, true] {
+                        for &cap in &caps {
+                            let mut a = vec![0xAAu8; cap];
+                            let mut b = vec![0xAAu8; cap];
+                            let pa = e.encode_utf16(&units, &mut a, policy, order, more);
+                            let mut sink = SliceSink::new(&mut b);
+                            let pb = reference::encode(&units, &mut sink, policy, order, more);
+                            let what = format!("{src:04X?} {policy:?} {order:?} {more} {cap}");
+                            assert_eq!(pa, pb, "{what}");
+                            assert_eq!(a, b, "{what}");
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
