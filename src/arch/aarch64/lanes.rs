@@ -26,7 +26,7 @@ fn order<const SWAP: bool>(units: uint8x16_t) -> uint8x16_t {
 /// `v`, through an empty assembly statement that the compiler must run
 /// where it stands (not pure, so not hoisted out of an outer loop either).
 #[inline(always)]
-fn pin(v: uint8x16_t) -> uint8x16_t {
+pub(super) fn pin(v: uint8x16_t) -> uint8x16_t {
     let mut v = v;
     // SAFETY: an empty assembly statement, which reads and writes nothing
     // but the register it is given.
@@ -38,7 +38,7 @@ fn pin(v: uint8x16_t) -> uint8x16_t {
 
 /// `TBL` indices that zero-extend bytes `4k..4k+4` to 32-bit lanes (0xFF
 /// gives 0).
-const WIDEN: [[u8; 16]; 4] = [widen(0), widen(4), widen(8), widen(12)];
+pub(super) const WIDEN: [[u8; 16]; 4] = [widen(0), widen(4), widen(8), widen(12)];
 
 const fn widen(first: u8) -> [u8; 16] {
     let mut t = [0xFF; 16];
