@@ -10,7 +10,7 @@
 //! 00 is ASCII); past them, the byte search finds the next stop within
 //! [`AHEAD`] bytes, and the RFC 3629 kernel takes what precedes it while it
 //! is still in L1. The vector tiers bring their own parts
-//! (`x86_64::stopping`); the scalar tier's are here, over the portable core.
+//! (`generic::stopping`); the scalar tier's are here, over the portable core.
 
 use super::{Engine, FastStop, Stops};
 use crate::portable::ascii;

@@ -38,7 +38,7 @@ pub(super) fn pin(v: uint8x16_t) -> uint8x16_t {
 
 /// `TBL` indices that zero-extend bytes `4k..4k+4` to 32-bit lanes (0xFF
 /// gives 0).
-const WIDEN: [[u8; 16]; 4] = [widen(0), widen(4), widen(8), widen(12)];
+pub(super) const WIDEN: [[u8; 16]; 4] = [widen(0), widen(4), widen(8), widen(12)];
 
 const fn widen(first: u8) -> [u8; 16] {
     let mut t = [0xFF; 16];

@@ -6,19 +6,25 @@
 //! here, where the SSE4.2 tier instantiates them over its `__m128i`.
 //!
 //! So far the tier validates (RFC 3629, and stopping at CESU-8's and
-//! Modified UTF-8's forms), decodes to UCS-4 and UTF-16, counts characters
+//! Modified UTF-8's forms), decodes to UCS-4 and UTF-16 (also CESU-8 and
+//! Modified UTF-8: `generic::stopping`'s glue over this tier's byte search,
+//! `find`, its plain-ASCII runs, `plain_runs`, and its decoders; their
+//! runs of surrogate pairs, `pairs`), widens ASCII (`widen`: short strings
+//! to UCS-4, the blocks that start a stretch to UTF-16), counts characters
 //! and lead bytes, searches bytes, encodes UCS-4 and UTF-16 (also to
 //! CESU-8 and Modified UTF-8), and converts Latin-1 to UTF-8 and back
-//! (`latin1`); every other operation runs the
-//! portable core (`src/portable/`), whose loops the compiler vectorises
-//! with NEON.
+//! (`latin1`); every other operation runs the portable core
+//! (`src/portable/`), whose loops the compiler vectorises with NEON.
 
 mod find;
 mod lanes;
 mod latin1;
+mod pairs;
+mod plain_runs;
 mod ucs4;
 mod utf16;
 mod vector;
+mod widen;
 
 use crate::arch::generic::decode as decoder;
 use crate::arch::generic::utf8::{self as generic, FOURS, FOURS_ZERO, NO_STOPS};
@@ -98,16 +104,24 @@ unsafe fn decode_utf16(src: &[u8], out: *mut u16, cap: usize, swap: bool) -> Fas
     unsafe { decoder::decode_utf16::<Neon>(src, out, cap, swap) }
 }
 
+crate::arch::generic::stopping::stopping_kernels!(
+    super::find::find_byte,
+    super::plain_runs::units,
+    super::plain_runs::scalars,
+    super::decode_utf16,
+    super::decode
+);
+
 static KERNELS: Kernels = {
     let table = Table {
         validate: Some(validate::<false>),
         decode: Some(decode),
         decode_utf16: Some(decode_utf16),
-        decode_stopping: None,
-        decode_utf16_stopping: None,
+        decode_stopping: Some(stops::decode),
+        decode_utf16_stopping: Some(stops::decode_utf16),
         validate_stopping: Some(validate_stopping),
-        pairs: None,
-        pairs_utf16: None,
+        pairs: Some(pairs::pairs_ucs4),
+        pairs_utf16: Some(pairs::pairs_utf16),
         count: Some(validate::<true>),
         encode: Some(ucs4::encode),
         encode_utf16: Some(utf16::encode_utf16),
@@ -120,8 +134,8 @@ static KERNELS: Kernels = {
         utf8_len_utf16: None,
         encoded_len: Some(ucs4::encoded_len),
         count_leads: Some(count_leads),
-        widen: None,
-        ascii_units: None,
+        widen: Some(widen::widen),
+        ascii_units: Some(widen::ascii_units),
         find_byte: Some(find::find_byte),
     };
     // SAFETY: every entry is a NEON kernel, sound on any aarch64 CPU for

@@ -12,9 +12,13 @@
 //! decoders' shuffle tables, and how a vector becomes a bit mask (one bit
 //! a byte from `PMOVMSKB`; four from NEON's narrowing shift, since NEON
 //! has no move-mask instruction).
+//!
+//! `stopping` is glue rather than an algorithm: the stopping decoders of
+//! every tier that builds them from parts (AVX2 too), written once.
 
 pub(crate) mod decode;
 pub(crate) mod lanes;
+pub(crate) mod stopping;
 pub(crate) mod tables;
 pub(crate) mod units;
 pub(crate) mod utf8;

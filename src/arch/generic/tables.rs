@@ -190,3 +190,20 @@ pub(crate) static KEEP_TAIL: [[u8; 8]; 81] = {
     }
     table
 };
+
+/// Two CESU-8 surrogate pairs (`ED A0..AF xx ED B0..BF xx`, 12 bytes): the
+/// bits of each byte that the pattern fixes, then their values; the last
+/// four bytes are not tested (mask and value 0). The pair kernels of SSE4.2
+/// and NEON test 16 loaded bytes against them at once.
+pub(crate) const PAIRS_MASK: [u8; 16] = [
+    0xFF, 0xF0, 0xC0, 0xFF, 0xF0, 0xC0, 0xFF, 0xF0, 0xC0, 0xFF, 0xF0, 0xC0, 0, 0, 0, 0,
+];
+pub(crate) const PAIRS_PATTERN: [u8; 16] = [
+    0xED, 0xA0, 0x80, 0xED, 0xB0, 0x80, 0xED, 0xA0, 0x80, 0xED, 0xB0, 0x80, 0, 0, 0, 0,
+];
+/// A byte shuffle (`PSHUFB`, `TBL`) putting the two payload bytes of each
+/// of those four 3-byte halves in a 16-bit lane, last byte lowest (as the
+/// decoders' lanes hold a character's bytes); 0x80 gives 0.
+pub(crate) const PAIRS_HALVES: [u8; 16] = [
+    2, 1, 5, 4, 8, 7, 11, 10, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+];

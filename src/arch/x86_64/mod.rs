@@ -10,7 +10,6 @@ pub(crate) mod pairs;
 mod partial;
 mod plain_runs;
 pub(crate) mod sse;
-mod stopping;
 use super::generic::tables;
 pub(crate) use super::generic::units;
 mod widen;

@@ -3,8 +3,10 @@
 //! a text of Emoji in those dialects is nothing else.
 //!
 //! Twelve bytes are tested against the pattern at once (each byte masked
-//! to the bits the pattern fixes, then compared); a step whose bytes do not
-//! all match ends the run, and the scalar loop goes on from there. Each
+//! to the bits the pattern fixes, then compared; the constants are in
+//! `generic::tables`, shared with NEON's `aarch64::pairs`); a step whose
+//! bytes do not all match ends the run, and the scalar loop goes on from
+//! there. Each
 //! 3-byte half is a unit's 3-byte form, `1110_1101 10hh_hhhh 10ll_llll`:
 //! a byte shuffle puts its two low bytes in a 16-bit lane, and one
 //! multiply-add joins their six-bit groups (`h * 64 + l`) under 0xD000.
@@ -13,16 +15,7 @@
 
 use core::arch::x86_64::*;
 
-/// The bits of each byte that two pairs fix, and their values; the last
-/// four bytes are not tested.
-const MASK: [u8; 16] = [
-    0xFF, 0xF0, 0xC0, 0xFF, 0xF0, 0xC0, 0xFF, 0xF0, 0xC0, 0xFF, 0xF0, 0xC0, 0, 0, 0, 0,
-];
-const PATTERN: [u8; 16] = [
-    0xED, 0xA0, 0x80, 0xED, 0xB0, 0x80, 0xED, 0xA0, 0x80, 0xED, 0xB0, 0x80, 0, 0, 0, 0,
-];
-/// The two payload bytes of each of the four halves, in 16-bit lanes.
-const HALVES: [i8; 16] = [1, 2, 4, 5, 7, 8, 10, 11, -1, -1, -1, -1, -1, -1, -1, -1];
+use super::tables::{PAIRS_HALVES, PAIRS_MASK, PAIRS_PATTERN};
 
 /// The four units of the two pairs in the 16 bytes at `p` (their low 64
 /// bits), if those start with two pairs.
@@ -37,17 +30,18 @@ unsafe fn two_pairs(p: *const u8) -> Option<__m128i> {
     // SAFETY: the constants are 16 plain bytes each.
     let (mask, pattern, halves) = unsafe {
         (
-            _mm_loadu_si128(MASK.as_ptr().cast()),
-            _mm_loadu_si128(PATTERN.as_ptr().cast()),
-            _mm_loadu_si128(HALVES.as_ptr().cast()),
+            _mm_loadu_si128(PAIRS_MASK.as_ptr().cast()),
+            _mm_loadu_si128(PAIRS_PATTERN.as_ptr().cast()),
+            _mm_loadu_si128(PAIRS_HALVES.as_ptr().cast()),
         )
     };
     let matches = _mm_cmpeq_epi8(_mm_and_si128(v, mask), pattern);
     if _mm_movemask_epi8(matches) != 0xFFFF {
         return None;
     }
+    // Each lane's bytes are `l, h` (last byte lowest): weights 1 and 64.
     let payload = _mm_and_si128(_mm_shuffle_epi8(v, halves), _mm_set1_epi8(0x3F));
-    let units = _mm_maddubs_epi16(payload, _mm_set1_epi16(0x0140));
+    let units = _mm_maddubs_epi16(payload, _mm_set1_epi16(0x4001));
     Some(_mm_or_si128(units, _mm_set1_epi16(0xD000u16 as i16)))
 }
 

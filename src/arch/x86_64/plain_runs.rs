@@ -1,4 +1,4 @@
-//! Runs of plain ASCII for the stopping decoders (`stopping`): whole
+//! Runs of plain ASCII for the stopping decoders (`generic::stopping`): whole
 //! blocks of bytes 01..7F, or 00..7F when 00 is not a stop, widened to
 //! code points (to UTF-16 units, `widen` has the loops) in one pass, for
 //! AVX2 and SSE4.2.

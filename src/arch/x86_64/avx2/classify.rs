@@ -11,7 +11,7 @@
 
 use core::arch::x86_64::*;
 
-use super::super::stopping::NO_STOPS;
+use crate::arch::generic::utf8::NO_STOPS;
 
 use super::pair_check::{below_e0, pairs_run};
 use super::utf8::{check_block, ends_incomplete, lead_bytes, non_ascii, validate};

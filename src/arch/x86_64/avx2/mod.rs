@@ -44,7 +44,7 @@ mod window;
 
 use crate::arch::{Kernels, Table, Tier};
 
-super::stopping::stopping_kernels!(
+crate::arch::generic::stopping::stopping_kernels!(
     crate::arch::x86_64::find::find_byte_avx2,
     crate::arch::x86_64::plain_runs::units_avx2,
     crate::arch::x86_64::plain_runs::widen_avx2,

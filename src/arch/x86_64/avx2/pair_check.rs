@@ -18,7 +18,7 @@
 
 use core::arch::x86_64::*;
 
-use super::super::stopping::FOURS_ZERO;
+use crate::arch::generic::utf8::FOURS_ZERO;
 
 /// Bytes that are 2-byte leads (0xC2-0xDF), as all-ones bytes.
 #[target_feature(enable = "avx2")]

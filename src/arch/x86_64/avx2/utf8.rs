@@ -4,13 +4,13 @@ use core::arch::x86_64::*;
 use core::mem::transmute;
 
 use super::super::partial::chunk16;
-use super::super::stopping::{stop_at, FOURS, FOURS_ZERO, NO_STOPS};
 use super::super::tables::{self, splat};
 use super::pair_check::{below_e0, pairs_run};
 use super::quads::{emit_quads, fits};
 use super::steps::emit_steps;
 use super::two::emit_two;
 use super::window::{Tail, Window};
+use crate::arch::generic::utf8::{stop_at, FOURS, FOURS_ZERO, NO_STOPS};
 use crate::arch::{count_until_error, restart_point, FastStop, Stops};
 
 const fn bytes(f: [u8; 32]) -> __m256i {

@@ -126,7 +126,7 @@ pub(super) fn flagged_bytes(err: __m512i) -> u64 {
     _mm512_test_epi8_mask(err, err)
 }
 
-pub(super) use super::super::stopping::{FOURS, FOURS_ZERO, NO_STOPS};
+pub(super) use crate::arch::generic::utf8::{FOURS, FOURS_ZERO, NO_STOPS};
 
 /// Nonzero bytes where the first `live` bytes of `block` are in `STOPS`,
 /// to OR into the block's error bits: vector operations, which measured

@@ -23,7 +23,7 @@ mod vector;
 
 use crate::arch::{Kernels, Table, Tier};
 
-super::stopping::stopping_kernels!(
+crate::arch::generic::stopping::stopping_kernels!(
     crate::arch::x86_64::find::find_byte_sse,
     crate::arch::x86_64::plain_runs::units_sse,
     crate::arch::x86_64::plain_runs::widen_sse,

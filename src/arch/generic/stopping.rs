@@ -1,28 +1,28 @@
-//! The stopping decoders of the x86 tiers whose decoders do not stop at
-//! CESU-8's and Modified UTF-8's forms themselves (AVX2 and SSE4.2; every
-//! x86 validator, and AVX-512's decoders, flag them as errors):
-//! `arch::stopping`'s loop over each tier's plain-ASCII runs
-//! (`plain_runs`), byte search and RFC 3629 decoder.
+//! The stopping decoders of the vector tiers whose decoders do not stop at
+//! CESU-8's and Modified UTF-8's forms themselves (AVX2, SSE4.2 and NEON;
+//! their validators, and AVX-512's decoders, flag those forms as errors):
+//! `arch::stopping`'s loop over each tier's plain-ASCII runs (x86's and
+//! aarch64's `plain_runs`), byte search and RFC 3629 decoder. Only those
+//! parts differ between tiers, so the glue is written once, here, and each
+//! tier instantiates it with [`stopping_kernels!`].
 
 use crate::arch::kernels::{DecodeKernel, DecodeU16Kernel, FindByteKernel, Stops};
 use crate::arch::stopping::run;
 use crate::arch::FastStop;
 
-pub(super) use crate::arch::generic::utf8::{stop_at, FOURS, FOURS_ZERO, NO_STOPS};
-
 /// Widens the plain blocks at the start of a slice into the `cap` units
 /// at the pointer (swapped with the first flag; 00 a stop with the second).
-pub(super) type PlainUnits = unsafe fn(&[u8], *mut u16, usize, bool, bool) -> usize;
+pub(crate) type PlainUnits = unsafe fn(&[u8], *mut u16, usize, bool, bool) -> usize;
 /// Widens the plain blocks into the `cap` code points at the pointer
 /// (00 a stop with the flag).
-pub(super) type PlainScalars = unsafe fn(&[u8], *mut u32, usize, bool) -> usize;
+pub(crate) type PlainScalars = unsafe fn(&[u8], *mut u32, usize, bool) -> usize;
 
 /// A `StopDecodeU16Kernel` from a tier's parts.
 ///
 /// # Safety
 /// The parts must be callable on this CPU; `out` points to `cap` writable
 /// units.
-pub(super) unsafe fn decode_utf16(
+pub(crate) unsafe fn decode_utf16(
     (find, plain, decode): (FindByteKernel, PlainUnits, DecodeU16Kernel),
     src: &[u8],
     out: *mut u16,
@@ -51,7 +51,7 @@ pub(super) unsafe fn decode_utf16(
 /// # Safety
 /// The parts must be callable on this CPU; `out` points to `cap` writable
 /// code points.
-pub(super) unsafe fn decode(
+pub(crate) unsafe fn decode(
     (find, plain, decode): (FindByteKernel, PlainScalars, DecodeKernel),
     src: &[u8],
     out: *mut u32,
@@ -79,9 +79,9 @@ pub(super) unsafe fn decode(
 /// RFC 3629 UTF-16 and UCS-4 decoders).
 macro_rules! stopping_kernels {
     ($find:path, $units:path, $scalars:path, $to_utf16:path, $to_ucs4:path) => {
-        /// The stopping kernels of this tier (see `x86_64::stopping`).
+        /// The stopping kernels of this tier (see `arch::generic::stopping`).
         mod stops {
-            use crate::arch::x86_64::stopping;
+            use crate::arch::generic::stopping;
             use crate::arch::{FastStop, Stops};
 
             /// # Safety
@@ -113,4 +113,4 @@ macro_rules! stopping_kernels {
         }
     };
 }
-pub(super) use stopping_kernels;
+pub(crate) use stopping_kernels;
