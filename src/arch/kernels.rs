@@ -133,7 +133,8 @@ pub(crate) struct Kernels {
 /// The kernels of a vector tier, in [`Kernels`]' order; a `None` runs the
 /// scalar core's code for that operation (or a loop the compiler
 /// vectorises). The x86-64 tiers have every entry but those marked below;
-/// NEON has the validation and counting ones so far.
+/// NEON has all but `stats`, `utf16_len`, the stopping decoders, `pairs*`,
+/// `widen` and `ascii_units` so far.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))] // Only vector tiers make tables.
 pub(crate) struct Table {
     pub validate: Option<ScanKernel<u8>>,

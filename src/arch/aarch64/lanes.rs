@@ -26,7 +26,7 @@ fn order<const SWAP: bool>(units: uint8x16_t) -> uint8x16_t {
 /// `v`, through an empty assembly statement that the compiler must run
 /// where it stands (not pure, so not hoisted out of an outer loop either).
 #[inline(always)]
-fn pin(v: uint8x16_t) -> uint8x16_t {
+pub(super) fn pin(v: uint8x16_t) -> uint8x16_t {
     let mut v = v;
     // SAFETY: an empty assembly statement, which reads and writes nothing
     // but the register it is given.

@@ -13,6 +13,7 @@
 //! a byte from `PMOVMSKB`; four from NEON's narrowing shift, since NEON
 //! has no move-mask instruction).
 
+pub(crate) mod classify;
 pub(crate) mod decode;
 pub(crate) mod lanes;
 pub(crate) mod tables;
