@@ -133,8 +133,7 @@ pub(crate) struct Kernels {
 /// The kernels of a vector tier, in [`Kernels`]' order; a `None` runs the
 /// scalar core's code for that operation (or a loop the compiler
 /// vectorises). The x86-64 tiers have every entry but those marked below;
-/// NEON has every entry but `stats`, `utf16_len`, `classify` and
-/// `utf8_len_utf16` so far.
+/// NEON has every entry but `stats` and `utf16_len` (as SSE4.2).
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))] // Only vector tiers make tables.
 pub(crate) struct Table {
     pub validate: Option<ScanKernel<u8>>,

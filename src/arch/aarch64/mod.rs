@@ -11,16 +11,19 @@
 //! `find`, its plain-ASCII runs, `plain_runs`, and its decoders; their
 //! runs of surrogate pairs, `pairs`), widens ASCII (`widen`: short strings
 //! to UCS-4, the blocks that start a stretch to UTF-16), counts characters
-//! and lead bytes, searches bytes, encodes UCS-4 and UTF-16 (also to
-//! CESU-8 and Modified UTF-8), and converts Latin-1 to UTF-8 and back
-//! (`latin1`); every other operation runs the portable core
-//! (`src/portable/`), whose loops the compiler vectorises with NEON.
+//! and lead bytes, classifies (validation fused with the counts, as on
+//! SSE4.2), searches bytes, encodes UCS-4 and UTF-16 (also to CESU-8 and
+//! Modified UTF-8), sizes UTF-16 as UTF-8 (`sizes`), and converts Latin-1
+//! to UTF-8 and back (`latin1`). Only `stats` and `utf16_len`, which
+//! SSE4.2 lacks too, run the portable core (`src/portable/`), whose loops
+//! the compiler vectorises with NEON.
 
 mod find;
 mod lanes;
 mod latin1;
 mod pairs;
 mod plain_runs;
+mod sizes;
 mod ucs4;
 mod utf16;
 mod vector;
@@ -28,7 +31,7 @@ mod widen;
 
 use crate::arch::generic::decode as decoder;
 use crate::arch::generic::utf8::{self as generic, FOURS, FOURS_ZERO, NO_STOPS};
-use crate::arch::{FastStop, Kernels, Stops, Table, Tier};
+use crate::arch::{FastStop, Kernels, Stops, Table, Tier, Utf8Stats};
 use vector::Neon;
 
 /// The longest valid prefix of `src`, with `COUNT` its characters.
@@ -53,6 +56,16 @@ unsafe fn validate_stopping(src: &[u8], stops: Stops) -> FastStop {
             Stops::FoursAndZero => generic::validate::<Neon, false, FOURS_ZERO>(src),
         }
     }
+}
+
+/// Validates `src`, counting characters, 4-byte characters and the largest
+/// byte on the way (`generic::classify`, shared with SSE4.2).
+///
+/// # Safety
+/// As [`validate`].
+unsafe fn classify(src: &[u8]) -> (FastStop, Utf8Stats, usize) {
+    // SAFETY: NEON is part of the aarch64 baseline.
+    unsafe { crate::arch::generic::classify::classify::<Neon>(src) }
 }
 
 /// Bytes of `src` that are not continuation bytes: 64 a step, counted in
@@ -130,8 +143,8 @@ static KERNELS: Kernels = {
         decode_latin1: Some(latin1::decode_latin1),
         stats: None,
         utf16_len: None,
-        classify: None,
-        utf8_len_utf16: None,
+        classify: Some(classify),
+        utf8_len_utf16: Some(sizes::utf8_len_of_utf16),
         encoded_len: Some(ucs4::encoded_len),
         count_leads: Some(count_leads),
         widen: Some(widen::widen),

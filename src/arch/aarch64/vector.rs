@@ -140,6 +140,14 @@ impl Bytes for Neon {
         Neon(unsafe { vminq_u8(self.0, b.0) })
     }
     #[inline(always)]
+    fn max(self, b: Neon) -> Neon {
+        Neon(unsafe { vmaxq_u8(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn max_byte(self) -> u8 {
+        unsafe { vmaxvq_u8(self.0) }
+    }
+    #[inline(always)]
     fn min_signed(self, b: Neon) -> Neon {
         Neon(unsafe {
             vreinterpretq_u8_s8(vminq_s8(
@@ -168,6 +176,21 @@ impl Bytes for Neon {
     #[inline(always)]
     fn zero_mask(self) -> u64 {
         narrow(unsafe { vceqzq_u8(self.0) })
+    }
+    #[inline(always)]
+    fn high_count4(v: [Neon; 4]) -> u32 {
+        // Each byte's top bit shifted down and added up in its lane
+        // (`USRA`, at most 4 a lane), then one sum of the lanes (at most
+        // 64): cheaper than four masks and population counts, which NEON
+        // would take through vector registers.
+        let [a, b, c, d] = v;
+        unsafe {
+            let s = vshrq_n_u8::<7>(a.0);
+            let s = vsraq_n_u8::<7>(s, b.0);
+            let s = vsraq_n_u8::<7>(s, c.0);
+            let s = vsraq_n_u8::<7>(s, d.0);
+            u32::from(vaddvq_u8(s))
+        }
     }
     #[inline(always)]
     fn lead_mask(self) -> u64 {

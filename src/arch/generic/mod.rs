@@ -16,6 +16,7 @@
 //! `stopping` is glue rather than an algorithm: the stopping decoders of
 //! every tier that builds them from parts (AVX2 too), written once.
 
+pub(crate) mod classify;
 pub(crate) mod decode;
 pub(crate) mod lanes;
 pub(crate) mod stopping;

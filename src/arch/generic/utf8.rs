@@ -43,7 +43,6 @@ pub(crate) fn stop_at<const STOPS: u8>(src: &[u8], e: usize) -> usize {
 
 /// What [`checked`] finds, with two of its steps that also say what the
 /// bytes are (classification counts them).
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // NEON does not classify yet.
 pub(crate) struct Checked<V> {
     /// The error bits.
     pub errors: V,

@@ -54,8 +54,12 @@ pub(crate) trait Bytes: Copy {
     fn sub_sat(self, b: Self) -> Self;
     /// Unsigned minimum.
     fn min(self, b: Self) -> Self;
+    /// Unsigned maximum.
+    fn max(self, b: Self) -> Self;
     /// Signed minimum.
     fn min_signed(self, b: Self) -> Self;
+    /// The largest byte.
+    fn max_byte(self) -> u8;
     /// Whether every byte is 0.
     fn is_zero(self) -> bool;
     /// Whether some byte has its top bit set (is not ASCII).
@@ -79,6 +83,10 @@ pub(crate) trait Bytes: Copy {
         let [a, b, c, d] = v.map(Self::lead_count);
         a + b + c + d
     }
+
+    /// The bytes of four vectors that have their top bit set (a count, not
+    /// a mask: NEON sums them in byte lanes rather than build masks).
+    fn high_count4(v: [Self; 4]) -> u32;
 
     /// The mask of the first `n` bytes.
     #[inline(always)]

@@ -1,42 +1,12 @@
 //! UTF-8 validation and counting, 16 bytes a step (the algorithm shared
 //! with NEON, `arch::generic::utf8`, over [`Sse`] vectors), and the block
-//! helpers the decoder and classification share, on raw `__m128i`.
+//! helpers the Latin-1 kernels share, on raw `__m128i`.
 
 use core::arch::x86_64::*;
 
 use super::vector::Sse;
 use crate::arch::generic::utf8::{self as generic, FOURS, FOURS_ZERO, NO_STOPS};
 use crate::arch::{FastStop, Stops};
-
-pub(super) use generic::Checked;
-
-/// See [`Checked`].
-#[target_feature(enable = "ssse3,sse4.1")]
-#[inline]
-pub(super) fn check_block_parts(input: __m128i, prev: __m128i) -> Checked<__m128i> {
-    // SAFETY: this function's features are `Sse`'s.
-    let (input, prev) = unsafe { (Sse::new(input), Sse::new(prev)) };
-    let c = generic::checked::<Sse, NO_STOPS>(input, prev);
-    Checked {
-        errors: c.errors.0,
-        continuations: c.continuations.0,
-        fourths: c.fourths.0,
-    }
-}
-
-/// Whether the block ends inside a sequence it cannot finish.
-#[target_feature(enable = "ssse3,sse4.1")]
-#[inline]
-pub(super) fn ends_incomplete(block: __m128i) -> bool {
-    // SAFETY: this function's features are `Sse`'s.
-    generic::ends_incomplete(unsafe { Sse::new(block) })
-}
-
-#[target_feature(enable = "ssse3,sse4.1")]
-#[inline]
-pub(super) fn non_ascii(block: __m128i) -> u32 {
-    _mm_movemask_epi8(block) as u32
-}
 
 /// The bytes that are not continuation bytes (0x80..=0xBF).
 #[target_feature(enable = "ssse3,sse4.1")]
@@ -70,7 +40,7 @@ pub(super) fn four_leads(blocks: [__m128i; 4]) -> u64 {
 #[inline]
 pub(super) fn is_ascii(blocks: [__m128i; 4]) -> bool {
     let [a, b, c, d] = blocks;
-    non_ascii(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))) == 0
+    _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))) == 0
 }
 
 /// The longest valid prefix, at block granularity, and with `COUNT` the

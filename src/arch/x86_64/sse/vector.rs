@@ -5,22 +5,12 @@ use core::arch::x86_64::*;
 use super::super::partial::chunk16;
 use crate::arch::generic::vector::Bytes;
 
-/// A vector of the SSE4.2 tier. Only `Bytes`' `unsafe` constructors and
-/// [`Sse::new`] make one, with the promise that the CPU has SSSE3 and
-/// SSE4.1; every operation below relies on it.
+/// A vector of the SSE4.2 tier. Only `Bytes`' `unsafe` constructors make
+/// one from nothing, with the promise that the CPU has SSSE3 and SSE4.1
+/// (the tier's other code only transforms vectors it already has); every
+/// operation below relies on it.
 #[derive(Clone, Copy)]
 pub(super) struct Sse(pub(super) __m128i);
-
-impl Sse {
-    /// Wraps a vector made by SSE code.
-    ///
-    /// # Safety
-    /// The CPU has SSSE3 and SSE4.1.
-    #[inline(always)]
-    pub(super) unsafe fn new(v: __m128i) -> Sse {
-        Sse(v)
-    }
-}
 
 impl Bytes for Sse {
     const MASK_BITS: u32 = 1;
@@ -96,6 +86,22 @@ impl Bytes for Sse {
         Sse(unsafe { _mm_min_epu8(self.0, b.0) })
     }
     #[inline(always)]
+    fn max(self, b: Sse) -> Sse {
+        Sse(unsafe { _mm_max_epu8(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn max_byte(self) -> u8 {
+        // Halve the candidates four times; the largest ends in byte 0.
+        unsafe {
+            let v = self.0;
+            let m = _mm_max_epu8(v, _mm_srli_si128::<8>(v));
+            let m = _mm_max_epu8(m, _mm_srli_si128::<4>(m));
+            let m = _mm_max_epu8(m, _mm_srli_si128::<2>(m));
+            let m = _mm_max_epu8(m, _mm_srli_si128::<1>(m));
+            _mm_cvtsi128_si32(m) as u8
+        }
+    }
+    #[inline(always)]
     fn min_signed(self, b: Sse) -> Sse {
         Sse(unsafe { _mm_min_epi8(self.0, b.0) })
     }
@@ -118,6 +124,12 @@ impl Bytes for Sse {
     #[inline(always)]
     fn zero_mask(self) -> u64 {
         unsafe { _mm_movemask_epi8(_mm_cmpeq_epi8(self.0, _mm_setzero_si128())) as u64 }
+    }
+    #[inline(always)]
+    fn high_count4(v: [Sse; 4]) -> u32 {
+        // One `PMOVMSKB` and a population count a block.
+        let count = |x: Sse| unsafe { _mm_movemask_epi8(x.0) }.count_ones();
+        count(v[0]) + count(v[1]) + count(v[2]) + count(v[3])
     }
     #[inline(always)]
     fn lead_mask(self) -> u64 {
