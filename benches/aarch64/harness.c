@@ -26,6 +26,10 @@ int main(int argc, char **argv) {
   else if (!strcmp(op, "utf16_to_utf8")) r = u8x_encode_utf16((const uint16_t *)buf, n / 2, out, cap * 4, 0, 0, 0).written;
   else if (!strcmp(op, "latin1_to_utf8")) r = u8x_encode_latin1(buf, n, out, cap * 4).written;
   else if (!strcmp(op, "utf8_to_latin1")) r = u8x_decode_latin1(buf, n, out, cap * 4, 0, 0, 0).written;
+  else if (!strcmp(op, "classify")) {
+    struct u8x_classification info;
+    r = u8x_classify(buf, n, 0, &info).read;
+  } else if (!strcmp(op, "utf8_len_of_utf16")) r = u8x_encoded_len_utf16_valid((const uint16_t *)buf, n / 2, 0);
   else return 2;
   return (int)(r & 1) * 0;
 }

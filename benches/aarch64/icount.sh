@@ -70,4 +70,6 @@ utf8_to_utf16 utf8 ascii 2-byte 3-byte
 utf16_to_utf8 utf16 ascii 2-byte 3-byte
 latin1_to_utf8 latin1 ascii latin
 utf8_to_latin1 utf8 ascii latin
+classify utf8 ascii 2-byte 3-byte
+utf8_len_of_utf16 utf16 ascii 2-byte 3-byte
 OPS

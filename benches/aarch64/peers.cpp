@@ -27,6 +27,10 @@ int main(int argc, char **argv) {
   else if (!strcmp(op, "utf16_to_utf8")) r = impl->convert_utf16le_to_utf8((const char16_t *)buf, n / 2, out);
   else if (!strcmp(op, "latin1_to_utf8")) r = impl->convert_latin1_to_utf8(buf, n, out);
   else if (!strcmp(op, "utf8_to_latin1")) r = impl->convert_utf8_to_latin1(buf, n, out);
+  // simdutf has no classification: its nearest is validation, then the
+  // UTF-16 length (characters plus 4-byte ones), two passes.
+  else if (!strcmp(op, "classify")) r = impl->validate_utf8(buf, n) + impl->utf16_length_from_utf8(buf, n);
+  else if (!strcmp(op, "utf8_len_of_utf16")) r = impl->utf8_length_from_utf16le((const char16_t *)buf, n / 2);
   else return 2;
   return (int)(r & 1) * 0;
 }
