@@ -22,6 +22,8 @@ mod forms;
 #[cfg(feature = "capi")]
 mod panic;
 mod portable;
+#[cfg(test)]
+mod samples;
 mod scalar;
 mod types;
 

@@ -5,6 +5,7 @@
 
 use super::boundary::{is_boundary, next_boundary, prev_boundary};
 use super::encode;
+use crate::samples::POLICIES;
 use crate::scalar::decode::decode_with;
 use crate::scalar::sink::{CountSink, SliceSink};
 use crate::scalar::utf16::Utf16Sink;
@@ -17,14 +18,6 @@ const DIALECTS: [Dialect; 6] = [
     Dialect::Mutf8,
     Dialect::Wtf8,
     Dialect::Generalized,
-];
-const POLICIES: [Policy; 6] = [
-    Policy::Strict,
-    Policy::Replace('\u{FFFD}'),
-    Policy::Escape,
-    Policy::Latin1,
-    Policy::Cp1252,
-    Policy::Ignore,
 ];
 
 fn engines() -> Vec<Engine> {

@@ -257,19 +257,8 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::samples::Rng;
     use crate::Tier;
-
-    /// xorshift64*: enough to spread inputs, and the same on every run.
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n
-        }
-    }
 
     /// Runs of ASCII, characters up to U+00FF and (rarely) above, then
     /// `damage` bytes overwritten.

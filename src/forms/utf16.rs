@@ -439,46 +439,14 @@ fn gather(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::samples::{text, Rng, ENCODE_POLICIES, POLICIES};
     use crate::scalar::sink::SliceSink;
     use crate::Tier;
 
-    /// xorshift64*: enough to spread inputs, and the same on every run.
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n
-        }
-    }
-
-    /// Characters of every UTF-8 length (and runs of ASCII), then `damage`
-    /// bytes overwritten.
-    fn utf8(rng: &mut Rng, len: usize, damage: usize) -> Vec<u8> {
-        let mut s = String::new();
-        while s.len() < len {
-            match rng.below(5) {
-                0 => s.push_str(&"a".repeat(rng.below(80) as usize)),
-                k => {
-                    let limit = [0x80, 0x800, 0x10000, 0x110000][k as usize - 1];
-                    s.push(char::from_u32(rng.below(limit) as u32).unwrap_or('\u{FFFD}'));
-                }
-            }
-        }
-        let mut v = s.into_bytes();
-        for _ in 0..damage.min(v.len()) {
-            let at = rng.below(v.len() as u64) as usize;
-            v[at] = rng.below(256) as u8;
-        }
-        v
-    }
-
-    /// UTF-16 of the same kinds of characters, with `damage` units made
-    /// lone surrogates.
+    /// UTF-16 of characters of every UTF-8 length, with `damage` units
+    /// made lone surrogates.
     fn utf16(rng: &mut Rng, len: usize, damage: usize) -> Vec<u16> {
-        let text = utf8(rng, len, 0);
+        let text = text(rng, len, 40, 0);
         let mut v: Vec<u16> = String::from_utf8_lossy(&text).encode_utf16().collect();
         for _ in 0..damage.min(v.len()) {
             let at = rng.below(v.len() as u64) as usize;
@@ -487,20 +455,6 @@ mod tests {
         v
     }
 
-    const POLICIES: [Policy; 6] = [
-        Policy::Strict,
-        Policy::Replace('\u{FFFD}'),
-        Policy::Escape,
-        Policy::Latin1,
-        Policy::Cp1252,
-        Policy::Ignore,
-    ];
-    const ENCODE_POLICIES: [EncodePolicy; 4] = [
-        EncodePolicy::Strict,
-        EncodePolicy::Replace('\u{FFFD}'),
-        EncodePolicy::Escape,
-        EncodePolicy::Ignore,
-    ];
     const ORDERS: [ByteOrder; 2] = [ByteOrder::Little, ByteOrder::Big];
 
     #[test]
@@ -508,7 +462,12 @@ mod tests {
         let e = Engine::new(Tier::Scalar).expect("the scalar tier");
         let mut rng = Rng(0x16DE);
         for round in 0..400 {
-            let src = utf8(&mut rng, if round % 8 == 0 { 600 } else { 60 }, round % 3);
+            let src = text(
+                &mut rng,
+                if round % 8 == 0 { 600 } else { 60 },
+                40,
+                round % 3,
+            );
             let full = src.len() + 1;
             let caps: Vec<usize> = if src.len() <= 80 {
                 (0..=full).collect()

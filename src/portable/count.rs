@@ -22,7 +22,7 @@ pub(crate) fn count_leads(src: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::portable::samples::{text, Rng};
+    use crate::samples::{text, Rng};
 
     /// The same count as the reference, on inputs of every length around
     /// the chunk size and on long random bytes and text.

@@ -283,7 +283,7 @@ pub(crate) fn decode_valid<F: Form>(src: &[u8], dst: &mut [F::Unit]) -> FastStop
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::portable::samples::{text, Rng};
+    use crate::samples::{text, Rng};
     use crate::scalar::decode::decode;
     use crate::scalar::sink::SliceSink;
     use crate::scalar::utf16::Utf16Sink;
@@ -348,7 +348,7 @@ mod tests {
                     );
                 }
             };
-            let inner = crate::portable::samples::inner_bytes();
+            let inner = crate::samples::inner_bytes();
             for a in 0..=255u8 {
                 for b in 0..=255u8 {
                     for &c in &inner {

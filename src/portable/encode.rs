@@ -211,7 +211,7 @@ pub(crate) fn encode_valid(src: &[u32], dst: &mut [u8]) -> FastStop {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::portable::samples::Rng;
+    use crate::samples::Rng;
     use crate::scalar::encode::encode;
     use crate::scalar::sink::SliceSink;
     use crate::{EncodePolicy, Status};

@@ -289,7 +289,7 @@ mod tests {
                 "{s:02X?}"
             );
         };
-        let inner = crate::portable::samples::inner_bytes();
+        let inner = crate::samples::inner_bytes();
         check(&[]);
         for a in 0..=255u8 {
             check(&[a]);

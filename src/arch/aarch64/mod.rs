@@ -119,7 +119,7 @@ unsafe fn decode_utf16(src: &[u8], out: *mut u16, cap: usize, swap: bool) -> Fas
 
 crate::arch::generic::stopping::stopping_kernels!(
     super::find::find_byte,
-    super::plain_runs::units,
+    super::widen::units,
     super::plain_runs::scalars,
     super::decode_utf16,
     super::decode

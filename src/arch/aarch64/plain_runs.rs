@@ -1,7 +1,8 @@
 //! Runs of plain ASCII for NEON's stopping decoders (`generic::stopping`):
 //! whole 16-byte blocks of bytes 01..7F, or 00..7F when 00 is not a stop,
-//! widened to code points (to UTF-16 units, `widen` has the loop) in one
-//! pass, as x86's `plain_runs` does for AVX2 and SSE4.2.
+//! widened to code points (to UTF-16 units, `widen` has the loop, over
+//! [`plain_groups`]) in one pass, as x86's `plain_runs` does for AVX2 and
+//! SSE4.2.
 //!
 //! Blocks are tested four at a time while there are four (one test per 64
 //! bytes, as on SSE4.2, where testing each block alone decoded Latin text
@@ -12,7 +13,6 @@
 use core::arch::aarch64::*;
 
 use super::lanes::{pin, WIDEN};
-use super::widen::ascii_units_stopping;
 
 /// Two blocks folded into one that is plain only if both are.
 #[inline(always)]
@@ -41,6 +41,38 @@ pub(super) fn plain<const ZERO: bool>(v: uint8x16_t) -> bool {
             vmaxvq_u32(vreinterpretq_u32_u8(vandq_u8(v, vdupq_n_u8(0x80)))) == 0
         }
     }
+}
+
+/// Passes each block of the whole plain 64-byte groups at the start of
+/// `src[..limit]` to `widen` (its offset and bytes), one test a group;
+/// returns how many bytes they hold.
+///
+/// # Safety
+/// `limit <= src.len()`, and `widen(i, _)` is sound for every `i` with
+/// `i + 16 <= limit`.
+#[inline(always)]
+pub(super) unsafe fn plain_groups<const ZERO: bool>(
+    src: &[u8],
+    limit: usize,
+    widen: impl Fn(usize, uint8x16_t),
+) -> usize {
+    let ptr = src.as_ptr();
+    // SAFETY: the loop passes offsets `i` with `i + 64 <= limit <=
+    // src.len()`.
+    let load = |i: usize| unsafe { vld1q_u8(ptr.add(i)) };
+    let mut i = 0;
+    while limit - i >= 64 {
+        let (a, b, c, d) = (load(i), load(i + 16), load(i + 32), load(i + 48));
+        if !plain::<ZERO>(join::<ZERO>(join::<ZERO>(a, b), join::<ZERO>(c, d))) {
+            break;
+        }
+        widen(i, a);
+        widen(i + 16, b);
+        widen(i + 32, c);
+        widen(i + 48, d);
+        i += 64;
+    }
+    i
 }
 
 /// Widens the whole plain 16-byte blocks at the start of `src` into the
@@ -73,18 +105,8 @@ unsafe fn scalar_blocks<const ZERO: bool>(src: &[u8], out: *mut u32, cap: usize)
         vst1q_u8(out.add(i + 8).cast(), vqtbl1q_u8(v, t[2]));
         vst1q_u8(out.add(i + 12).cast(), vqtbl1q_u8(v, t[3]));
     };
-    let mut i = 0;
-    while limit - i >= 64 {
-        let (a, b, c, d) = (load(i), load(i + 16), load(i + 32), load(i + 48));
-        if !plain::<ZERO>(join::<ZERO>(join::<ZERO>(a, b), join::<ZERO>(c, d))) {
-            break;
-        }
-        widen(i, a);
-        widen(i + 16, b);
-        widen(i + 32, c);
-        widen(i + 48, d);
-        i += 64;
-    }
+    // SAFETY: `widen` is sound for those offsets (above).
+    let mut i = unsafe { plain_groups::<ZERO>(src, limit, widen) };
     while limit - i >= 16 {
         let v = load(i);
         if !plain::<ZERO>(v) {
@@ -107,22 +129,6 @@ pub(super) unsafe fn scalars(src: &[u8], out: *mut u32, cap: usize, zero: bool) 
             scalar_blocks::<true>(src, out, cap)
         } else {
             scalar_blocks::<false>(src, out, cap)
-        }
-    }
-}
-
-/// `widen`'s [`ascii_units_stopping`], 00 a stop if `zero`: a
-/// `generic::stopping::PlainUnits`.
-///
-/// # Safety
-/// As [`ascii_units_stopping`].
-pub(super) unsafe fn units(src: &[u8], out: *mut u16, cap: usize, swap: bool, zero: bool) -> usize {
-    // SAFETY: the caller's promises.
-    unsafe {
-        if zero {
-            ascii_units_stopping::<true>(src, out, cap, swap)
-        } else {
-            ascii_units_stopping::<false>(src, out, cap, swap)
         }
     }
 }

@@ -13,7 +13,7 @@
 
 use core::arch::aarch64::*;
 
-use super::plain_runs::{join, plain};
+use super::plain_runs::{join, plain, plain_groups};
 
 /// Zero-extends each byte of `src` (at most 64) into `out[..src.len()]`:
 /// `UXTL`, `UXTL2` to 16-bit lanes, then again to 32-bit ones.
@@ -56,6 +56,22 @@ pub(super) unsafe fn widen(src: &[u8], out: *mut u32) {
 pub(super) unsafe fn ascii_units(src: &[u8], out: *mut u16, cap: usize, swap: bool) -> usize {
     // SAFETY: the caller's promises.
     unsafe { ascii_units_stopping::<false>(src, out, cap, swap) }
+}
+
+/// [`ascii_units_stopping`], 00 a stop if `zero`: a
+/// `generic::stopping::PlainUnits`.
+///
+/// # Safety
+/// As [`ascii_units_stopping`].
+pub(super) unsafe fn units(src: &[u8], out: *mut u16, cap: usize, swap: bool, zero: bool) -> usize {
+    // SAFETY: the caller's promises.
+    unsafe {
+        if zero {
+            ascii_units_stopping::<true>(src, out, cap, swap)
+        } else {
+            ascii_units_stopping::<false>(src, out, cap, swap)
+        }
+    }
 }
 
 /// [`ascii_units`], also stopping at a block that holds 00 if `ZERO`.
@@ -107,18 +123,8 @@ unsafe fn unit_blocks<const ZERO: bool, const SWAP: bool>(
         vst1q_u16(out.add(i), lo);
         vst1q_u16(out.add(i + 8), hi);
     };
-    let mut i = 0;
-    while limit - i >= 64 {
-        let (a, b, c, d) = (load(i), load(i + 16), load(i + 32), load(i + 48));
-        if !plain::<ZERO>(join::<ZERO>(join::<ZERO>(a, b), join::<ZERO>(c, d))) {
-            break;
-        }
-        widen(i, a);
-        widen(i + 16, b);
-        widen(i + 32, c);
-        widen(i + 48, d);
-        i += 64;
-    }
+    // SAFETY: `widen` is sound for those offsets (above).
+    let mut i = unsafe { plain_groups::<ZERO>(src, limit, widen) };
     if limit - i >= 32 {
         let (a, b) = (load(i), load(i + 16));
         if plain::<ZERO>(join::<ZERO>(a, b)) {

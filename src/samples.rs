@@ -1,0 +1,73 @@
+//! Random and enumerated inputs for the crate's unit tests, which compare
+//! the fast loops with the reference core, and the policies they run under.
+
+use crate::{EncodePolicy, Policy};
+
+/// Every decoding policy.
+pub(crate) const POLICIES: [Policy; 6] = [
+    Policy::Strict,
+    Policy::Replace('\u{FFFD}'),
+    Policy::Escape,
+    Policy::Latin1,
+    Policy::Cp1252,
+    Policy::Ignore,
+];
+
+/// Every encoding policy.
+pub(crate) const ENCODE_POLICIES: [EncodePolicy; 4] = [
+    EncodePolicy::Strict,
+    EncodePolicy::Replace('\u{FFFD}'),
+    EncodePolicy::Escape,
+    EncodePolicy::Ignore,
+];
+
+/// xorshift64*: enough to spread inputs, and the same on every run.
+pub(crate) struct Rng(pub(crate) u64);
+
+impl Rng {
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n
+    }
+}
+
+/// The innermost byte of an enumeration: every byte, or under an
+/// emulator (`U8X_EMULATED`, set by `.ci/run` for its qemu run) every
+/// 7th plus every range edge of Table 3-7, as `tests/common` does.
+pub(crate) fn inner_bytes() -> Vec<u8> {
+    if std::env::var_os("U8X_EMULATED").is_none_or(|v| v.is_empty()) {
+        return (0..=255).collect();
+    }
+    let mut v: Vec<u8> = (0..=255u8).step_by(7).collect();
+    v.extend([
+        0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xED, 0xEF,
+        0xF0, 0xF4, 0xF5, 0xFF,
+    ]);
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Well-formed text of about `len` bytes whose characters are ASCII with
+/// probability `ascii`%, else of any length, with `damage` random bytes
+/// overwritten by random values (0 for valid text).
+pub(crate) fn text(rng: &mut Rng, len: usize, ascii: u64, damage: usize) -> Vec<u8> {
+    let mut s = String::new();
+    while s.len() < len {
+        let c = if rng.below(100) < ascii {
+            char::from(b' ' + rng.below(95) as u8)
+        } else {
+            let limit = [0x800, 0x10000, 0x110000][rng.below(3) as usize];
+            char::from_u32(rng.below(limit) as u32).unwrap_or('\u{FFFD}')
+        };
+        s.push(c);
+    }
+    let mut v = s.into_bytes();
+    for _ in 0..if v.is_empty() { 0 } else { damage } {
+        let at = rng.below(v.len() as u64) as usize;
+        v[at] = rng.below(256) as u8;
+    }
+    v
+}
