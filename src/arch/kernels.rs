@@ -138,7 +138,7 @@ pub(crate) struct Kernels {
 pub(crate) struct Table {
     pub validate: Option<ScanKernel<u8>>,
     pub decode: Option<DecodeKernel>,
-    /// Not every tier has one yet: `None` decodes through UCS-4.
+    /// `None` runs the portable core's UTF-16 decoder (the scalar tier).
     pub decode_utf16: Option<DecodeU16Kernel>,
     /// The decoders for CESU-8 and Modified UTF-8's fast path; `None`
     /// searches for the stops before running the plain ones.
@@ -149,16 +149,15 @@ pub(crate) struct Table {
     pub pairs_utf16: Option<PairsU16Kernel>,
     pub count: Option<ScanKernel<u8>>,
     pub encode: Option<EncodeKernel>,
-    /// Not every tier has one yet: `None` encodes through UCS-4.
+    /// `None` encodes through UCS-4.
     pub encode_utf16: Option<EncodeU16Kernel>,
-    /// Not every tier has one yet: `None` encodes the dialect's pairs in
-    /// the scalar core.
+    /// `None` encodes the dialect's pairs in the scalar core.
     pub encode_utf16_cesu: Option<EncodeCesuKernel>,
-    /// Not every tier has one yet: `None` encodes through UCS-4.
+    /// `None` encodes through UCS-4.
     pub encode_latin1: Option<Latin1Kernel>,
-    /// Not every tier has one yet: `None` decodes through UCS-4.
+    /// `None` decodes through UCS-4.
     pub decode_latin1: Option<Latin1Kernel>,
-    /// Not every tier has these yet: `None` runs loops the compiler
+    /// Only AVX-512 has the first two: `None` runs loops the compiler
     /// vectorises.
     pub stats: Option<StatsKernel>,
     pub utf16_len: Option<LeadsKernel>,
@@ -167,8 +166,7 @@ pub(crate) struct Table {
     pub encoded_len: Option<ScanKernel<u32>>,
     pub count_leads: Option<LeadsKernel>,
     pub widen: Option<WidenKernel>,
-    /// Not every tier has one yet: `None` runs a loop the compiler
-    /// vectorises.
+    /// `None` runs a loop the compiler vectorises.
     pub ascii_units: Option<AsciiUnitsKernel>,
     pub find_byte: Option<FindByteKernel>,
 }
