@@ -42,7 +42,7 @@ pub(crate) type StopDecodeU16Kernel =
 /// `cap` UTF-16 units at `out` (byte-swapped if the flag says so), in
 /// whole pairs as far as they fit; may stop short of the run's end (the
 /// last 15 bytes, say). Returns the pairs decoded: 6 bytes and 2 units
-/// each. (The type of [`AsciiUnitsKernel`], whose `Fast::run` it shares.)
+/// each.
 pub(crate) type PairsU16Kernel =
     unsafe fn(src: &[u8], out: *mut u16, cap: usize, swap: bool) -> usize;
 /// [`PairsU16Kernel`] to the `cap` code points at `out`, one a pair.
@@ -84,12 +84,6 @@ pub(crate) type LeadsKernel = unsafe fn(src: &[u8]) -> usize;
 /// `src.len()` code points at `out`: decoding, when `src` is all ASCII.
 pub(crate) type WidenKernel = unsafe fn(src: &[u8], out: *mut u32);
 
-/// Widens the whole 32-byte blocks of ASCII at the start of `src` into the
-/// `cap` UTF-16 units at `out` (byte-swapped if the flag says so), as far
-/// as they fit; returns how many bytes it widened.
-pub(crate) type AsciiUnitsKernel =
-    unsafe fn(src: &[u8], out: *mut u16, cap: usize, swap: bool) -> usize;
-
 /// The index of the first byte `b` of `src` with `b + bias >= threshold`
 /// (wrapping), or `src.len()`.
 pub(crate) type FindByteKernel = unsafe fn(src: &[u8], bias: u8, threshold: u8) -> usize;
@@ -126,7 +120,6 @@ pub(crate) struct Kernels {
     encoded_len: Option<ScanKernel<u32>>,
     count_leads: Option<LeadsKernel>,
     widen: Option<WidenKernel>,
-    ascii_units: Option<AsciiUnitsKernel>,
     find_byte: Option<FindByteKernel>,
 }
 
@@ -166,8 +159,6 @@ pub(crate) struct Table {
     pub encoded_len: Option<ScanKernel<u32>>,
     pub count_leads: Option<LeadsKernel>,
     pub widen: Option<WidenKernel>,
-    /// `None` runs a loop the compiler vectorises.
-    pub ascii_units: Option<AsciiUnitsKernel>,
     pub find_byte: Option<FindByteKernel>,
 }
 
@@ -195,7 +186,6 @@ pub(crate) static SCALAR: Kernels = Kernels {
     encoded_len: None,
     count_leads: None,
     widen: None,
-    ascii_units: None,
     find_byte: None,
 };
 
@@ -231,7 +221,6 @@ impl Kernels {
             encoded_len: t.encoded_len,
             count_leads: t.count_leads,
             widen: t.widen,
-            ascii_units: t.ascii_units,
             find_byte: t.find_byte,
         }
     }
@@ -338,11 +327,6 @@ impl Kernels {
     #[inline(always)]
     pub(crate) fn widen(&self) -> Option<Fast<WidenKernel>> {
         self.widen.map(Fast)
-    }
-
-    #[inline(always)]
-    pub(crate) fn ascii_units(&self) -> Option<Fast<AsciiUnitsKernel>> {
-        self.ascii_units.map(Fast)
     }
 
     #[inline(always)]
@@ -479,7 +463,7 @@ impl Fast<LeadsKernel> {
     }
 }
 
-impl Fast<AsciiUnitsKernel> {
+impl Fast<PairsU16Kernel> {
     #[inline(always)]
     pub(crate) fn run(self, src: &[u8], dst: &mut [u16], swap: bool) -> usize {
         // SAFETY: see above.

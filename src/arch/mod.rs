@@ -480,18 +480,6 @@ impl Engine {
         Some((progress, stats))
     }
 
-    /// The whole 32-byte blocks of ASCII at the start of `src` widened into
-    /// `dst` as far as they fit, with this tier's kernel, if it has one:
-    /// how many bytes.
-    pub(crate) fn ascii_units_kernel(
-        &self,
-        src: &[u8],
-        dst: &mut [u16],
-        swap: bool,
-    ) -> Option<usize> {
-        self.kernels.ascii_units().map(|k| k.run(src, dst, swap))
-    }
-
     /// UTF-8 bytes of well-formed UTF-16 with this tier's kernel, if it has
     /// one.
     pub(crate) fn utf8_len_utf16_kernel(&self, src: &[u16], swap: bool) -> Option<usize> {

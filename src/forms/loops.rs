@@ -11,47 +11,6 @@ use crate::Tier;
 /// The plain loops; `#[inline(always)]` so each tier's copy is compiled
 /// with that tier's features.
 mod generic {
-    /// Writes `cps` (all below 0x10000, checked first) as units into `dst`
-    /// (at least as long); `false`, with nothing written, if some are not.
-    #[inline(always)]
-    pub fn narrow_bmp(cps: &[u32], dst: &mut [u16], swap: bool) -> bool {
-        if cps.iter().fold(0, |acc, &c| acc | c) >= 0x1_0000 {
-            return false;
-        }
-        let dst = &mut dst[..cps.len()];
-        if swap {
-            for (d, &c) in dst.iter_mut().zip(cps) {
-                *d = (c as u16).swap_bytes();
-            }
-        } else {
-            for (d, &c) in dst.iter_mut().zip(cps) {
-                *d = c as u16;
-            }
-        }
-        true
-    }
-
-    /// Writes the whole blocks of 8 supplementary code points at the start
-    /// of `cps` as surrogate pairs into `dst`, while they fit; returns how
-    /// many code points it wrote (16 units for each 8).
-    #[inline(always)]
-    pub fn narrow_pairs(cps: &[u32], dst: &mut [u16], swap: bool) -> usize {
-        let mut n = 0;
-        for (block, out) in cps.chunks_exact(8).zip(dst.chunks_exact_mut(16)) {
-            if block.iter().fold(u32::MAX, |acc, &c| acc.min(c)) < 0x1_0000 {
-                break;
-            }
-            for (pair, &c) in out.chunks_exact_mut(2).zip(block) {
-                let c = c - 0x1_0000;
-                let (high, low) = (0xD800 | (c >> 10) as u16, 0xDC00 | (c & 0x3FF) as u16);
-                pair[0] = if swap { high.swap_bytes() } else { high };
-                pair[1] = if swap { low.swap_bytes() } else { low };
-            }
-            n += 8;
-        }
-        n
-    }
-
     /// Writes `cps` as Latin-1 bytes into `dst` (at least as long): a code
     /// point above 0xFF becomes `replacement`, or with `None` ends the copy.
     /// Returns how many were written.
@@ -117,24 +76,6 @@ mod generic {
             * 32
     }
 
-    /// Widens the whole 32-byte blocks of ASCII at the start of `bytes`
-    /// into units in `dst`, as far as they fit; returns how many.
-    #[inline(always)]
-    pub fn widen_ascii_blocks16(bytes: &[u8], dst: &mut [u16], swap: bool) -> usize {
-        let shift = if swap { 8 } else { 0 };
-        let mut n = 0;
-        for (block, out) in bytes.chunks_exact(32).zip(dst.chunks_exact_mut(32)) {
-            if block.iter().fold(0, |acc, &x| acc | x) >= 0x80 {
-                break;
-            }
-            for (d, &b) in out.iter_mut().zip(block) {
-                *d = u16::from(b) << shift;
-            }
-            n += 32;
-        }
-        n
-    }
-
     /// Narrows units below U+0080 into bytes in `dst` (at least as long).
     #[inline(always)]
     pub fn narrow_ascii(units: &[u16], dst: &mut [u8], swap: bool) {
@@ -197,8 +138,6 @@ macro_rules! per_tier {
 }
 
 per_tier! {
-    fn narrow_bmp(cps: &[u32], dst: &mut [u16], swap: bool) -> bool;
-    fn narrow_pairs(cps: &[u32], dst: &mut [u16], swap: bool) -> usize;
     fn narrow_latin1(cps: &[u32], dst: &mut [u8], replacement: Option<u8>) -> usize;
     fn has_surrogate(units: &[u16], swap: bool) -> bool;
     fn widen_u16(units: &[u16], dst: &mut [u32], swap: bool) -> ();
@@ -206,7 +145,6 @@ per_tier! {
     fn utf8_stats(src: &[u8]) -> super::sizes::Utf8Stats;
     fn ascii_blocks(bytes: &[u8]) -> usize;
     fn ascii_unit_blocks(units: &[u16], swap: bool) -> usize;
-    fn widen_ascii_blocks16(bytes: &[u8], dst: &mut [u16], swap: bool) -> usize;
     fn narrow_ascii(units: &[u16], dst: &mut [u8], swap: bool) -> ();
     fn utf8_len_of_utf16(src: &[u16], swap: bool) -> usize;
 }

@@ -1,62 +1,28 @@
 //! UTF-8 <-> UTF-16 over the tier's UCS-4 kernels.
 
-use super::loops::{
-    ascii_blocks, ascii_unit_blocks, has_surrogate, narrow_ascii, narrow_bmp, narrow_pairs,
-    widen_ascii_blocks16, widen_u16,
-};
+use super::loops::{ascii_blocks, ascii_unit_blocks, has_surrogate, narrow_ascii, widen_u16};
 use super::{is_reference, through_ucs4, Narrow, Taken, CHUNK, SHORT_BUF};
 use crate::scalar::decode as scalar_decode;
 use crate::scalar::encode::unit_error;
 use crate::scalar::sink::CountSink;
-use crate::scalar::utf16::{self as reference, units_of, Next, Units, Utf16Sink};
+use crate::scalar::utf16::{self as reference, Next, Units, Utf16Sink};
 use crate::{ByteOrder, EncodePolicy, Engine, Policy, Progress, Status};
 
-/// UTF-16 output: a buffer, or a count.
-struct Utf16Out<'a> {
+/// The UTF-16 size of decoded UTF-8 (`decode_utf16_len`): the units of
+/// each chunk's code points, counted. (Decoding itself runs the tier's
+/// UTF-16 kernel, or the portable core's decoder: see `arch::driver`.)
+struct Utf16Count {
     engine: Engine,
-    dst: Option<&'a mut [u16]>,
     written: usize,
-    swap: bool,
 }
 
-impl Narrow for Utf16Out<'_> {
+impl Narrow for Utf16Count {
     fn room(&self) -> usize {
-        self.dst
-            .as_ref()
-            .map_or(usize::MAX, |d| d.len() - self.written)
+        usize::MAX
     }
 
     fn take(&mut self, cps: &[u32]) -> Taken {
-        let Some(dst) = self.dst.as_deref_mut() else {
-            self.written += cps.len() + cps.iter().filter(|&&c| c >= 0x1_0000).count();
-            return Taken::All;
-        };
-        let room = &mut dst[self.written..];
-        if cps.len() <= room.len() && narrow_bmp(&self.engine, cps, room, self.swap) {
-            // The common case: no pairs.
-            self.written += cps.len();
-            return Taken::All;
-        }
-        // A run of supplementary characters (emoji) at the start, 8 at a
-        // time. (Only there: a test in the loop below cost mixed text 10%.)
-        let pairs = match cps.first() {
-            Some(&c) if c >= 0x1_0000 => narrow_pairs(&self.engine, cps, room, self.swap),
-            _ => 0,
-        };
-        let mut at = 2 * pairs;
-        for (i, &c) in cps.iter().enumerate().skip(pairs) {
-            let mut pair = [0u16; 2];
-            let units = units_of(c, &mut pair);
-            let Some(slot) = room.get_mut(at..at + units.len()) else {
-                self.written += at;
-                return Taken::Full(i);
-            };
-            for (d, &u) in slot.iter_mut().zip(units) {
-                *d = if self.swap { u.swap_bytes() } else { u };
-            }
-            at += units.len();
-        }
-        self.written += at;
+        self.written += cps.len() + cps.iter().filter(|&&c| c >= 0x1_0000).count();
         Taken::All
     }
 
@@ -69,19 +35,9 @@ impl Narrow for Utf16Out<'_> {
     }
 
     fn take_ascii_blocks(&mut self, bytes: &[u8]) -> usize {
-        let Some(dst) = self.dst.as_deref_mut() else {
-            let run = ascii_blocks(&self.engine, bytes);
-            self.written += run;
-            return run;
-        };
-        // One pass: each block is checked and widened.
-        let dst = &mut dst[self.written..];
-        let n = self
-            .engine
-            .ascii_units_kernel(bytes, dst, self.swap)
-            .unwrap_or_else(|| widen_ascii_blocks16(&self.engine, bytes, dst, self.swap));
-        self.written += n;
-        n
+        let run = ascii_blocks(&self.engine, bytes);
+        self.written += run;
+        run
     }
 }
 
@@ -112,11 +68,9 @@ impl Engine {
             let mut sink = Utf16Sink::new(CountSink::default(), ByteOrder::Native);
             return scalar_decode::decode(src, &mut sink, policy, more_input);
         }
-        let mut out = Utf16Out {
+        let mut out = Utf16Count {
             engine: *self,
-            dst: None,
             written: 0,
-            swap: false,
         };
         through_ucs4(self, src, policy, more_input, &mut out)
     }

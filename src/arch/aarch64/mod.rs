@@ -148,7 +148,6 @@ static KERNELS: Kernels = {
         encoded_len: Some(ucs4::encoded_len),
         count_leads: Some(count_leads),
         widen: Some(widen::widen),
-        ascii_units: Some(widen::ascii_units),
         find_byte: Some(find::find_byte),
     };
     // SAFETY: every entry is a NEON kernel, sound on any aarch64 CPU for

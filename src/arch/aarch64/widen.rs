@@ -2,9 +2,8 @@
 //! has found to be all ASCII to code points (`widen`, a leaf function of a
 //! few loads, widening moves and stores, so that a 64-byte string costs one
 //! call instead of the decoder's set-up), and the ASCII blocks that start a
-//! stretch of UTF-8 to UTF-16 units (`ascii_units`, for the UTF-16
-//! decoder's way through UCS-4 and, stopping also at 00, for the stopping
-//! decoders' `plain_runs`).
+//! run of UTF-8 to UTF-16 units (`ascii_units_stopping`, for the stopping
+//! decoders' plain runs, 00 a stop or not).
 //!
 //! `widen` ends a length that is not a multiple of 16 with one more vector
 //! over the *last* 16 bytes, overlapping the one before: it rewrites the
@@ -47,17 +46,6 @@ pub(super) unsafe fn widen(src: &[u8], out: *mut u32) {
     step(len - 16);
 }
 
-/// Widens the whole 32-byte blocks of ASCII at the start of `src` into the
-/// `cap` units at `out` (each byte in the high half with `swap`), as far as
-/// they fit; returns how many bytes it widened.
-///
-/// # Safety
-/// `out` is valid for `cap` units (NEON is baseline).
-pub(super) unsafe fn ascii_units(src: &[u8], out: *mut u16, cap: usize, swap: bool) -> usize {
-    // SAFETY: the caller's promises.
-    unsafe { ascii_units_stopping::<false>(src, out, cap, swap) }
-}
-
 /// [`ascii_units_stopping`], 00 a stop if `zero`: a
 /// `generic::stopping::PlainUnits`.
 ///
@@ -74,10 +62,13 @@ pub(super) unsafe fn units(src: &[u8], out: *mut u16, cap: usize, swap: bool, ze
     }
 }
 
-/// [`ascii_units`], also stopping at a block that holds 00 if `ZERO`.
+/// Widens the whole 32-byte blocks of ASCII (with `ZERO`, of 01..7F) at
+/// the start of `src` into the `cap` units at `out` (each byte in the high
+/// half with `swap`), as far as they fit; returns how many bytes it
+/// widened.
 ///
 /// # Safety
-/// As [`ascii_units`].
+/// `out` is valid for `cap` units (NEON is baseline).
 pub(super) unsafe fn ascii_units_stopping<const ZERO: bool>(
     src: &[u8],
     out: *mut u16,
@@ -100,7 +91,7 @@ pub(super) unsafe fn ascii_units_stopping<const ZERO: bool>(
 /// both plain) alone.
 ///
 /// # Safety
-/// As [`ascii_units`].
+/// As [`ascii_units_stopping`].
 #[inline(always)]
 unsafe fn unit_blocks<const ZERO: bool, const SWAP: bool>(
     src: &[u8],

@@ -9,9 +9,10 @@
 //! same values, so no store lands past `out[len - 1]`. Strings shorter than
 //! one vector go byte by byte.
 //!
-//! `ascii_units_sse41` and `ascii_units_avx2` widen the ASCII blocks that
-//! start a stretch of UTF-8 into UTF-16 units for the UTF-16 decoder's way
-//! through UCS-4, testing and widening each block in one pass.
+//! `ascii_units_sse41_stopping` and `ascii_units_avx2` widen the ASCII
+//! blocks that start a stretch of UTF-8 into UTF-16 units (for the stopping
+//! decoders' plain runs, and AVX2's UTF-16 decoder), testing and widening
+//! each block in one pass.
 
 use core::arch::x86_64::*;
 
@@ -126,23 +127,13 @@ unsafe fn widen_bytes(src: &[u8], out: *mut u32) {
     }
 }
 
-/// [`ascii_units_avx2`] with 16-byte vectors: two blocks are tested
-/// together while there are two, so that a long run costs one test per 64
-/// bytes, then a lone block (or the first of two that were not both ASCII)
-/// alone.
+/// [`ascii_units_avx2_stopping`] with 16-byte vectors: two blocks are
+/// tested together while there are two, so that a long run costs one test
+/// per 64 bytes, then a lone block (or the first of two that were not both
+/// plain) alone; also stopping at a block that holds 00 if `ZERO`.
 ///
 /// # Safety
 /// As for [`ascii_units_avx2`].
-#[target_feature(enable = "sse4.1")]
-pub(super) unsafe fn ascii_units_sse41(src: &[u8], out: *mut u16, cap: usize, swap: bool) -> usize {
-    // SAFETY: the caller's promises.
-    unsafe { ascii_units_sse41_stopping::<false>(src, out, cap, swap) }
-}
-
-/// [`ascii_units_sse41`], also stopping at a block that holds 00 if `ZERO`.
-///
-/// # Safety
-/// As for [`ascii_units_sse41`].
 #[target_feature(enable = "sse4.1")]
 pub(super) unsafe fn ascii_units_sse41_stopping<const ZERO: bool>(
     src: &[u8],

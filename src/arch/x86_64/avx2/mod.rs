@@ -75,7 +75,6 @@ static KERNELS: Kernels = {
         encoded_len: Some(ucs4::measure),
         count_leads: Some(utf8::count_leads),
         widen: Some(super::widen::avx2),
-        ascii_units: Some(super::widen::ascii_units_avx2),
         find_byte: Some(super::find::find_byte_avx2),
     };
     // SAFETY: every entry is a kernel of this tier, sound on any CPU with

@@ -53,7 +53,6 @@ static KERNELS: Kernels = {
         encoded_len: Some(ucs4::encoded_len),
         count_leads: Some(utf8::count_leads),
         widen: Some(super::widen::avx512),
-        ascii_units: None,
         find_byte: Some(super::find::find_byte_avx512),
     };
     // SAFETY: every entry is a kernel of this tier, sound on any CPU with

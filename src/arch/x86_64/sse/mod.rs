@@ -54,7 +54,6 @@ static KERNELS: Kernels = {
         encoded_len: Some(ucs4::encoded_len),
         count_leads: Some(utf8::count_leads),
         widen: Some(super::widen::sse41),
-        ascii_units: Some(super::widen::ascii_units_sse41),
         find_byte: Some(super::find::find_byte_sse),
     };
     // SAFETY: every entry is a kernel of this tier, sound on any CPU with
