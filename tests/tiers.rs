@@ -6,7 +6,7 @@
 mod common;
 
 use common::{random_scalar, Rng};
-use u8x::{EncodePolicy, Engine, Policy, Progress, Tier, REPLACE};
+use u8x::{ByteOrder, Dialect, EncodePolicy, Engine, Policy, Progress, Tier, REPLACE};
 
 const POLICIES: [Policy; 7] = [
     Policy::Strict,
@@ -271,6 +271,83 @@ fn wide_text_whole_and_damaged_anywhere() {
             }
         }
         eprintln!("{engine:?}: {checked} damaged wide-text inputs");
+    }
+}
+
+/// Long runs of 3-byte characters, which SSE4.2 and NEON decode in steps
+/// of their own (8 characters from 24 bytes), entered at every phase of a
+/// block and broken anywhere: by
+/// what the step's shape test sees (a stray continuation byte, a 4-byte or
+/// 2-byte character, ASCII, a 4- or 5-byte lead with two continuation
+/// bytes), by what only its code-point test sees (an overlong E0 80 80, a
+/// surrogate ED A0 80, which CESU-8 pairs), and by the end of room; and
+/// not broken, by the first and last 3-byte characters on each side of
+/// those tests (U+0800, U+D7FF, U+FFFF). Every tier must decode them as the scalar core does, to
+/// UCS-4 and to UTF-16 in both byte orders.
+#[test]
+fn runs_of_three_byte_characters_broken_anywhere() {
+    const BREAKS: [&[u8]; 13] = [
+        b"\xE0\x80\x80",
+        b"\xED\xA0\x80",
+        b"\xED\xA0\x80\xED\xB0\x80",
+        b"\x80",
+        b"\xF0\x9F\x98\x80",
+        b"\xC3\xA9",
+        b"a",
+        b"\xE2\x82",
+        b"\xF4\x8F\xBF",
+        b"\xF8\x88\x80",
+        b"\xE0\xA0\x80",
+        b"\xEF\xBF\xBF",
+        b"\xED\x9F\xBF",
+    ];
+    let reference = scalar();
+    let mut rng = Rng::new(12);
+    let run: String = (0..260)
+        .map(|_| char::from_u32(0x4E00 + rng.range(0, 0x5000)).unwrap())
+        .collect();
+    for engine in fast_tiers() {
+        let mut checked = 0;
+        for lead_in in 0..4 {
+            let mut base = b"abc"[..lead_in].to_vec();
+            base.extend_from_slice(run.as_bytes());
+            // (Every 7th byte: 7 is prime to a character's 3 bytes and
+            // to the steps' 24 and 96, so the breaks fall at every phase.)
+            for at in (lead_in..base.len()).step_by(7) {
+                let brk = BREAKS[(at / 7) % BREAKS.len()];
+                let mut src = base[..at].to_vec();
+                src.extend_from_slice(brk);
+                src.extend_from_slice(&base[at..]);
+                let caps = [src.len(), at / 3, at / 3 + 1, 33];
+                for cap in caps {
+                    let what = format!("{lead_in} ASCII, {brk:02X?} at {at}, cap {cap}");
+                    let mut a = vec![0xAAAA_AAAAu32; cap];
+                    let mut b = a.clone();
+                    assert_eq!(
+                        engine.decode_ucs4(&src, &mut a, Policy::Strict, false),
+                        reference.decode_ucs4(&src, &mut b, Policy::Strict, false),
+                        "UCS-4, {what}"
+                    );
+                    assert_eq!(a, b, "UCS-4 code points, {what}");
+                    for order in [ByteOrder::Little, ByteOrder::Big] {
+                        for dialect in [Dialect::Standard, Dialect::Cesu8] {
+                            let mut a = vec![0xAAAAu16; cap];
+                            let mut b = a.clone();
+                            assert_eq!(
+                                engine
+                                    .decode_utf16_in(dialect, &src, &mut a, REPLACE, order, false),
+                                reference
+                                    .decode_utf16_in(dialect, &src, &mut b, REPLACE, order, false),
+                                "UTF-16 {order:?} {dialect:?}, {what}"
+                            );
+                            assert_eq!(a, b, "UTF-16 {order:?} {dialect:?} units, {what}");
+                        }
+                    }
+                    checked += 1;
+                }
+            }
+        }
+        eprintln!("{engine:?}: {checked} broken runs of 3-byte characters");
     }
 }
 

@@ -50,6 +50,21 @@ const fn widen(first: u8) -> [u8; 16] {
     t
 }
 
+/// `TBL` indices over 32 bytes that gather, for each of eight 3-byte
+/// characters, its last two bytes into a 16-bit lane (last byte lowest),
+/// and its lead into the low byte of a lane.
+const EIGHT_THREES: [[u8; 16]; 2] = {
+    let mut t = [[0xFF; 16]; 2];
+    let mut j = 0;
+    while j < 8 {
+        t[0][2 * j] = 3 * j as u8 + 2;
+        t[0][2 * j + 1] = 3 * j as u8 + 1;
+        t[1][2 * j] = 3 * j as u8;
+        j += 1;
+    }
+    t
+};
+
 /// Joins each 16-bit lane's bytes, six payload bits in the low one.
 #[inline(always)]
 fn join16(v: uint16x8_t) -> uint16x8_t {
@@ -60,10 +75,10 @@ fn join16(v: uint16x8_t) -> uint16x8_t {
 // SAFETY (every `unsafe` block below without its own comment): NEON is
 // part of the aarch64 baseline; these are register operations.
 impl Lanes for Neon {
-    /// 0x1F7F, 0x073F_3F7F, 0x0040_0000, -192, -61440, 0x000F_3F3F, and
-    /// the four `TBL` indices that zero-extend bytes 0..4, 4..8, 8..12 and
-    /// 12..16 to 32-bit lanes.
-    type Constants = [uint8x16_t; 10];
+    /// 0x1F7F, 0x073F_3F7F, 0x0040_0000, -192, -61440, 0x000F_3F3F, the
+    /// four `TBL` indices that zero-extend bytes 0..4, 4..8, 8..12 and
+    /// 12..16 to 32-bit lanes, 0x3F3F and the two [`EIGHT_THREES`].
+    type Constants = [uint8x16_t; 13];
 
     #[inline(always)]
     unsafe fn constants() -> Self::Constants {
@@ -79,6 +94,9 @@ impl Lanes for Neon {
                 vld1q_u8(WIDEN[1].as_ptr()),
                 vld1q_u8(WIDEN[2].as_ptr()),
                 vld1q_u8(WIDEN[3].as_ptr()),
+                vreinterpretq_u8_u16(vdupq_n_u16(0x3F3F)),
+                vld1q_u8(EIGHT_THREES[0].as_ptr()),
+                vld1q_u8(EIGHT_THREES[1].as_ptr()),
             ]
             .map(pin)
         }
@@ -114,6 +132,22 @@ impl Lanes for Neon {
                 vshrq_n_u32::<16>(v),
                 vreinterpretq_u32_u8(k[4]),
             ))
+        })
+    }
+
+    #[inline(always)]
+    unsafe fn eight_threes(p: *const u8, k: &Self::Constants) -> Neon {
+        // The last two bytes join as in a short lane; `SLI` then puts the
+        // lead's four payload bits on top (shifted by 12 in a 16-bit lane,
+        // its other bits fall out).
+        Neon(unsafe {
+            // SAFETY: the caller's 32 readable bytes.
+            let x = vld1q_u8_x2(p);
+            let low = vandq_u8(vqtbl2q_u8(x, k[11]), k[10]);
+            let lead = vreinterpretq_u16_u8(vqtbl2q_u8(x, k[12]));
+            let low = vreinterpretq_u16_u8(low);
+            let low = vmlaq_u16(low, vshrq_n_u16::<8>(low), vreinterpretq_u16_u8(k[3]));
+            vreinterpretq_u8_u16(vsliq_n_u16::<12>(low, lead))
         })
     }
 

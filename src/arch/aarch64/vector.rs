@@ -46,6 +46,7 @@ pub(super) fn leads(v: uint8x16_t) -> uint8x16_t {
 // available; none of them touches memory.
 impl Bytes for Neon {
     const MASK_BITS: u32 = 4;
+    const PAIRED_GROUPS: bool = true;
 
     #[inline(always)]
     unsafe fn splat(b: u8) -> Neon {

@@ -57,6 +57,10 @@ const PLANS: usize = 768;
 const ROWS: usize = 1024;
 /// The long plan of four 3-byte characters.
 const FOUR_THREES: usize = LONG_4 + 0b10_10_10_10;
+/// The end-of-character bits of four 3-byte characters.
+const FOUR_THREE_ENDS: u64 = 0b1001_0010_0100;
+/// Those of eight.
+const EIGHT_THREE_ENDS: u64 = FOUR_THREE_ENDS << 12 | FOUR_THREE_ENDS;
 /// The short plan of six 2-byte characters.
 const SIX_TWOS: usize = SHORT_6 + 0b11_1111;
 
@@ -392,14 +396,39 @@ unsafe fn steps<V: Lanes, S: Sink<V>>(
             written += 6;
             continue;
         }
-        if ends & 0xFFF == 0b1001_0010_0100 {
+        if ends & 0xFFF == FOUR_THREE_ENDS {
             // Four 3-byte characters (most CJK text): a fixed plan, which
-            // keeps the table load off the chain from one step to the next.
-            // SAFETY: 8 units from `written` are in room (see above).
-            unsafe { S::four_bmp(four_threes.lookup(input).three_lanes_with(&k), dst) };
-            ends >>= 12;
-            pos += 12;
-            written += 4;
+            // keeps the table load off the chain from one step to the next,
+            // and a loop of its own while they last, with no ASCII test.
+            // Eight at a time while `ends` has 24 valid bits (at <= 39,
+            // so pos + 12 <= stop) and 32 bytes are in bounds (pos + 12 <=
+            // last = end - 20).
+            let mut input = input;
+            loop {
+                let dst = out.wrapping_add(written);
+                if ends & 0xFF_FFFF == EIGHT_THREE_ENDS && pos + 12 <= stop {
+                    // SAFETY: 32 bytes from pos are in bounds (above); 8
+                    // units from `written` are in room (see above).
+                    unsafe { S::short(V::eight_threes(src.as_ptr().add(pos), &k), dst) };
+                    ends >>= 24;
+                    pos += 24;
+                    written += 8;
+                } else {
+                    // SAFETY: 8 units from `written` are in room.
+                    unsafe {
+                        let cps = four_threes.lookup(input).three_lanes_with(&k);
+                        S::four_bmp(cps, dst);
+                    }
+                    ends >>= 12;
+                    pos += 12;
+                    written += 4;
+                }
+                if pos > stop || ends & 0xFFF != FOUR_THREE_ENDS {
+                    break;
+                }
+                // SAFETY: pos <= stop <= end - STEP_NEED, so pos + 16 <= end.
+                input = unsafe { V::load(src.as_ptr().add(pos)) };
+            }
             continue;
         }
         let plan = STEPS[(ends & 0xFFF) as usize] as usize;

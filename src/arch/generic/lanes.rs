@@ -34,6 +34,13 @@ pub(crate) trait Lanes: Bytes {
     fn three_lanes_with(self, k: &Self::Constants) -> Self {
         self.long_lanes_with(k)
     }
+    /// Eight 3-byte characters, the 24 bytes at `p`: their code points
+    /// (below U+10000) in 16-bit lanes, for [`Lanes::short_ucs4`] and
+    /// [`Lanes::short_utf16`].
+    ///
+    /// # Safety
+    /// `p` has 32 readable bytes.
+    unsafe fn eight_threes(p: *const u8, k: &Self::Constants) -> Self;
     /// Eight 16-bit lanes, each a character of one or two bytes, last
     /// byte lowest, zero-filled: their code points (below U+0800).
     fn short_lanes(self) -> Self;

@@ -246,6 +246,19 @@ pub(crate) unsafe fn validate<V: Bytes, const COUNT: bool, const STOPS: u8>(
                 counted += V::lead_count4(four) as usize;
                 prev_leads = four[3].lead_mask();
             }
+            if V::PAIRED_GROUPS && i + 128 <= len {
+                // SAFETY: bytes i+64..i+128 are in bounds.
+                let next = unsafe { load_four::<V>(src, i + 64) };
+                if mixed_valid::<V, STOPS>(next, four[3]) {
+                    if COUNT {
+                        counted += V::lead_count4(next) as usize;
+                        prev_leads = next[3].lead_mask();
+                    }
+                    prev = next[3];
+                    i += 128;
+                    continue;
+                }
+            }
             prev = four[3];
             i += 64;
         }

@@ -59,6 +59,51 @@ impl Lanes for Sse {
     }
 
     #[inline(always)]
+    unsafe fn eight_threes(p: *const u8, _k: &()) -> Sse {
+        // Four characters from each of two loads 12 bytes apart: their last
+        // two bytes into 16-bit lanes (last byte lowest), joined by one
+        // multiply-add, and their leads into low bytes, shifted by 12 (a
+        // 16-bit shift drops all but the lead's four payload bits).
+        const fn gather(from: u8, to: usize) -> [i8; 16] {
+            let mut t = [-1i8; 16];
+            let mut j = 0;
+            while j < 4 {
+                let at = 3 * j as u8;
+                if from == 0 {
+                    t[to + 2 * j] = at as i8;
+                } else {
+                    t[to + 2 * j] = (at + 2) as i8;
+                    t[to + 2 * j + 1] = (at + 1) as i8;
+                }
+                j += 1;
+            }
+            t
+        }
+        const TAILS_LOW: [i8; 16] = gather(1, 0);
+        const TAILS_HIGH: [i8; 16] = gather(1, 8);
+        const LEADS_LOW: [i8; 16] = gather(0, 0);
+        const LEADS_HIGH: [i8; 16] = gather(0, 8);
+        unsafe {
+            // SAFETY: the caller's 32 readable bytes cover p..p+28.
+            let (lo, hi) = (_mm_loadu_si128(p.cast()), _mm_loadu_si128(p.add(12).cast()));
+            let table = |t: [i8; 16]| _mm_loadu_si128(t.as_ptr().cast());
+            let tails = _mm_or_si128(
+                _mm_shuffle_epi8(lo, table(TAILS_LOW)),
+                _mm_shuffle_epi8(hi, table(TAILS_HIGH)),
+            );
+            let leads = _mm_or_si128(
+                _mm_shuffle_epi8(lo, table(LEADS_LOW)),
+                _mm_shuffle_epi8(hi, table(LEADS_HIGH)),
+            );
+            let joined = _mm_maddubs_epi16(
+                _mm_and_si128(tails, _mm_set1_epi16(0x3F3F)),
+                _mm_set1_epi16(0x4001),
+            );
+            Sse(_mm_or_si128(joined, _mm_slli_epi16::<12>(leads)))
+        }
+    }
+
+    #[inline(always)]
     fn leads64(blocks: [Sse; 4]) -> u64 {
         use crate::arch::generic::vector::Bytes;
         let [a, b, c, d] = blocks.map(|b| b.lead_mask());
