@@ -552,3 +552,21 @@ pub(crate) fn restart_point(src: &[u8], e: usize) -> usize {
         .find(|&q| !crate::scalar::segment::is_continuation(src[q]))
         .unwrap_or(e)
 }
+
+/// Where validation goes on after a block-wise pass that checked and
+/// counted `src[..i]`: the start of the last character begun before `i`
+/// (after at most 3 continuation bytes), which the pass checked only as far
+/// as `i`. Every character before it was checked whole; re-checking that
+/// one costs a few bytes. (0 when `i` is 0.)
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))] // Used by the vector kernels.
+pub(crate) fn last_start_before(src: &[u8], i: usize) -> usize {
+    let conts = src
+        .get(..i)
+        .unwrap_or_default()
+        .iter()
+        .rev()
+        .take(3)
+        .take_while(|&&b| crate::scalar::segment::is_continuation(b))
+        .count();
+    i.saturating_sub(1 + conts)
+}

@@ -31,7 +31,7 @@
 
 use super::utf8::{checked, ends_incomplete, load_four, plain, validate, NO_STOPS};
 use super::vector::Bytes;
-use crate::arch::{FastStop, Utf8Stats};
+use crate::arch::{last_start_before, FastStop, Utf8Stats};
 
 /// Validates `src` and counts its valid prefix up to the returned offset
 /// (a group boundary), as [`crate::arch::kernels::ClassifyKernel`] says.
@@ -91,12 +91,7 @@ pub(crate) unsafe fn classify<V: Bytes>(src: &[u8]) -> (FastStop, Utf8Stats, usi
     // 4-byte characters begun in the last 3 bytes before `i` end after it:
     // not counted yet.
     fours += done.iter().rev().take(3).filter(|&&b| b >= 0xF0).count();
-    // The validator goes on from the start of the last character begun
-    // before `i` (after at most 3 continuation bytes): every one before it
-    // is checked whole, but that one may still be cut short (re-checking
-    // it whole costs a few bytes).
-    let conts = done.iter().rev().take(3).take_while(|&&b| (b as i8) < -64);
-    let start = i.saturating_sub(1 + conts.count());
+    let start = last_start_before(src, i);
     let rest_src = src.get(start..).unwrap_or_default();
     // SAFETY: the caller's promise.
     let rest = unsafe { validate::<V, false, NO_STOPS>(rest_src) };

@@ -15,7 +15,7 @@ use crate::arch::generic::utf8::NO_STOPS;
 
 use super::pair_check::{below_e0, pairs_run};
 use super::utf8::{check_block, ends_incomplete, lead_bytes, non_ascii, validate};
-use crate::arch::{FastStop, Utf8Stats};
+use crate::arch::{last_start_before, FastStop, Utf8Stats};
 
 /// Validates `src` and counts its valid prefix up to the returned offset
 /// (a step boundary), as [`crate::arch::kernels::ClassifyKernel`] says.
@@ -77,13 +77,7 @@ pub(super) unsafe fn classify(src: &[u8]) -> (FastStop, Utf8Stats, usize) {
             max = _mm256_max_epu8(max, counts.max);
         }
     }
-    // The validator goes on from the start of the last character begun
-    // before `i`: every one before it is checked whole, but that one may
-    // still be cut short (re-checking it whole costs a few bytes).
-    let mut start = i.saturating_sub(1);
-    while start > 0 && i - start < 4 && (src[start] as i8) < -64 {
-        start -= 1;
-    }
+    let start = last_start_before(src, i);
     // SAFETY: the caller's promise; `start..` is a slice of `src`.
     let rest = unsafe { validate(&src[start..]) };
     let stop = FastStop {

@@ -64,25 +64,25 @@ impl Lanes for Sse {
         // two bytes into 16-bit lanes (last byte lowest), joined by one
         // multiply-add, and their leads into low bytes, shifted by 12 (a
         // 16-bit shift drops all but the lead's four payload bits).
-        const fn gather(from: u8, to: usize) -> [i8; 16] {
+        const fn gather(tails: bool, to: usize) -> [i8; 16] {
             let mut t = [-1i8; 16];
             let mut j = 0;
             while j < 4 {
                 let at = 3 * j as u8;
-                if from == 0 {
-                    t[to + 2 * j] = at as i8;
-                } else {
+                if tails {
                     t[to + 2 * j] = (at + 2) as i8;
                     t[to + 2 * j + 1] = (at + 1) as i8;
+                } else {
+                    t[to + 2 * j] = at as i8;
                 }
                 j += 1;
             }
             t
         }
-        const TAILS_LOW: [i8; 16] = gather(1, 0);
-        const TAILS_HIGH: [i8; 16] = gather(1, 8);
-        const LEADS_LOW: [i8; 16] = gather(0, 0);
-        const LEADS_HIGH: [i8; 16] = gather(0, 8);
+        const TAILS_LOW: [i8; 16] = gather(true, 0);
+        const TAILS_HIGH: [i8; 16] = gather(true, 8);
+        const LEADS_LOW: [i8; 16] = gather(false, 0);
+        const LEADS_HIGH: [i8; 16] = gather(false, 8);
         unsafe {
             // SAFETY: the caller's 32 readable bytes cover p..p+28.
             let (lo, hi) = (_mm_loadu_si128(p.cast()), _mm_loadu_si128(p.add(12).cast()));
