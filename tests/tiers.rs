@@ -275,18 +275,21 @@ fn wide_text_whole_and_damaged_anywhere() {
 }
 
 /// Long runs of 3-byte characters, which SSE4.2 and NEON decode in steps
-/// of their own (8 characters from 24 bytes), entered at every phase of a
-/// block and broken anywhere: by
+/// of their own (8 characters from 24 bytes) and AVX-512 in a loop of its
+/// own (`bmp_run`), entered at every phase of a block and broken anywhere:
+/// by
 /// what the step's shape test sees (a stray continuation byte, a 4-byte or
-/// 2-byte character, ASCII, a 4- or 5-byte lead with two continuation
-/// bytes), by what only its code-point test sees (an overlong E0 80 80, a
+/// 2-byte character, ASCII, a 00 that Modified UTF-8 refuses, a 4- or
+/// 5-byte lead with two continuation bytes), by what only its code-point
+/// test sees (an overlong E0 80 80, a
 /// surrogate ED A0 80, which CESU-8 pairs), and by the end of room; and
 /// not broken, by the first and last 3-byte characters on each side of
 /// those tests (U+0800, U+D7FF, U+FFFF). Every tier must decode them as the scalar core does, to
 /// UCS-4 and to UTF-16 in both byte orders.
 #[test]
 fn runs_of_three_byte_characters_broken_anywhere() {
-    const BREAKS: [&[u8]; 13] = [
+    const BREAKS: [&[u8]; 14] = [
+        b"\x00",
         b"\xE0\x80\x80",
         b"\xED\xA0\x80",
         b"\xED\xA0\x80\xED\xB0\x80",
@@ -330,7 +333,7 @@ fn runs_of_three_byte_characters_broken_anywhere() {
                     );
                     assert_eq!(a, b, "UCS-4 code points, {what}");
                     for order in [ByteOrder::Little, ByteOrder::Big] {
-                        for dialect in [Dialect::Standard, Dialect::Cesu8] {
+                        for dialect in [Dialect::Standard, Dialect::Cesu8, Dialect::Mutf8] {
                             let mut a = vec![0xAAAAu16; cap];
                             let mut b = a.clone();
                             assert_eq!(

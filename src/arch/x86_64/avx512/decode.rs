@@ -2,14 +2,19 @@
 //!
 //! Decoding runs one block ahead of its output: block `k` is written only
 //! after block `k+1` validated, because a character led in `k` may end in
-//! `k+1`. The lead positions of block `k` are compressed into one vector;
-//! for 16 characters at a time a byte permute over blocks `k` and `k+1`
-//! gathers each one's four bytes into a 32-bit lane, its lead's count of
-//! leading ones selects the payload mask and final shift, and two
-//! multiply-adds join the 6-bit groups. A block without 3- or 4-byte leads
-//! (most alphabetic scripts) takes a cheaper path: the leads and the bytes
-//! right after them are compressed into two vectors, and each group of 16
-//! pairs them up with one permute and joins them with a shift and a select.
+//! `k+1`. Each block takes the cheapest of three paths, by its longest
+//! character:
+//! - up to 2 bytes (most alphabetic scripts): the leads and the bytes
+//!   right after them are compressed into two vectors, and each group of
+//!   16 (32 for UTF-16) pairs them up with one permute and joins them with
+//!   a shift and a select;
+//! - up to 3 bytes (CJK, Indic scripts, Korean): [`BmpUnits`] gathers each
+//!   character's lead and last two bytes into 16-bit lanes, 32 a vector;
+//! - with a 4-byte character: the lead positions are compressed into one
+//!   vector; for 16 characters at a time a byte permute over blocks `k`
+//!   and `k+1` gathers each one's four bytes into a 32-bit lane, its
+//!   lead's count of leading ones selects the payload mask and final
+//!   shift, and two multiply-adds join the 6-bit groups.
 
 use core::arch::x86_64::*;
 use core::mem::transmute;
@@ -106,16 +111,6 @@ const fn pair16(h: usize) -> __m512i {
 }
 const PAIR16: [__m512i; 2] = [pair16(0), pair16(1)];
 
-/// The low 16-bit halves of the 32-bit lanes of two vectors (VPERMT2W).
-const EVEN_WORDS: __m512i = {
-    let mut idx = [0u8; 64];
-    let mut j = 0;
-    while j < 32 {
-        idx[2 * j] = (2 * j) as u8;
-        j += 1;
-    }
-    bytes(idx)
-};
 const PAIR_BYTES: u64 = 0x3333_3333_3333_3333;
 
 /// By the lead's count of leading ones (0, 2, 3, 4): which payload bits of
@@ -330,6 +325,122 @@ unsafe fn widen_block<const UTF16: bool, const SWAP: bool>(block: __m512i, out: 
     }
 }
 
+/// For half `h` of a block's leads (compressed): both bytes of 16-bit
+/// lane `j` take lead `32h+j`'s entry.
+const fn dup16(h: usize) -> __m512i {
+    let mut idx = [0u8; 64];
+    let mut j = 0;
+    while j < 64 {
+        idx[j] = (32 * h + j / 2) as u8;
+        j += 1;
+    }
+    bytes(idx)
+}
+const DUP16: [__m512i; 2] = [dup16(0), dup16(1)];
+
+/// The code points of a block's characters when none is above U+FFFF, 32
+/// to a vector of 16-bit lanes.
+///
+/// Each character's last byte and the one before it are gathered into a
+/// 16-bit lane (last lowest), its lead into another. One multiply-add
+/// joins the two bytes' low six bits, which is the whole code point of a
+/// 2-byte character (C2..DF keep bit 5 clear, so `& 0x3F` takes just the
+/// lead's payload) and all but the lead's payload of a 3-byte one, which
+/// a shift by 12 in 16 bits supplies; ASCII takes its lead. The last
+/// byte's position is the lead's plus 0, 1 or 2 (by the lead), so one
+/// compress finds the leads and one the last bytes, up to byte 65 (which
+/// is in the next block). Against the general path's 4-byte gathers and
+/// variable shifts for 16 characters, this takes half the instructions.
+struct BmpUnits {
+    block: __m512i,
+    next: __m512i,
+    /// Lead positions, compressed.
+    firsts: __m512i,
+    /// Last-byte positions, compressed.
+    lasts: __m512i,
+}
+
+impl BmpUnits {
+    /// `long`: the block's bytes E0..FF (none of them a lead F0..FF).
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2")]
+    #[inline]
+    fn new(block: __m512i, next: __m512i, leads: u64, long: u64) -> Self {
+        let multi = _mm512_cmpge_epu8_mask(block, _mm512_set1_epi8(0xC0u8 as i8));
+        let one = _mm512_set1_epi8(1);
+        let lasts = _mm512_mask_add_epi8(IOTA, multi, IOTA, one);
+        let lasts = _mm512_mask_add_epi8(lasts, long, lasts, one);
+        Self {
+            block,
+            next,
+            firsts: _mm512_maskz_compress_epi8(leads, IOTA),
+            lasts: _mm512_maskz_compress_epi8(leads, lasts),
+        }
+    }
+
+    /// Characters `32h..32h+32` (lanes past the block's last are garbage).
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    #[inline]
+    fn half(&self, h: usize) -> __m512i {
+        // Low byte: the last byte; high byte: the one before it.
+        let at = _mm512_add_epi8(
+            _mm512_permutexvar_epi8(DUP16[h], self.lasts),
+            _mm512_set1_epi16(0xFF00u16 as i16),
+        );
+        let tails = _mm512_permutex2var_epi8(self.block, at, self.next);
+        let leads = _mm512_permutex2var_epi8(
+            self.block,
+            _mm512_permutexvar_epi8(DUP16[h], self.firsts),
+            self.next,
+        );
+        let low = _mm512_maddubs_epi16(
+            _mm512_and_si512(tails, _mm512_set1_epi16(0x3F3F)),
+            _mm512_set1_epi16(0x4001),
+        );
+        // A lead doubled in 16 bits: E0E0.. for 3 bytes, below 8000 ASCII.
+        let three = _mm512_cmpge_epu16_mask(leads, _mm512_set1_epi16(0xE000u16 as i16));
+        let ascii = _mm512_cmplt_epu16_mask(leads, _mm512_set1_epi16(0x8000u16 as i16));
+        let cps = _mm512_or_si512(low, _mm512_maskz_slli_epi16::<12>(three, leads));
+        _mm512_mask_mov_epi16(cps, ascii, _mm512_srli_epi16::<8>(leads))
+    }
+}
+
+/// Writes the `n` characters whose leads are set in `leads`, none of them
+/// above U+FFFF, to `out` in the form ([`BmpUnits`]; `long`: the block's
+/// bytes E0..FF).
+///
+/// # Safety
+/// `out` has room for `n` units.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2")]
+#[inline]
+unsafe fn emit_bmp<const UTF16: bool, const SWAP: bool>(
+    block: __m512i,
+    next: __m512i,
+    leads: u64,
+    long: u64,
+    n: usize,
+    out: *mut u8,
+) {
+    let units = BmpUnits::new(block, next, leads, long);
+    for h in 0..n.div_ceil(32) {
+        let cps = units.half(h);
+        let m = n - 32 * h;
+        // SAFETY: units beyond the n characters are not written.
+        unsafe {
+            if UTF16 {
+                store_units::<SWAP>(out.add(64 * h), m, cps);
+            } else {
+                let out = out.add(128 * h).cast::<u32>();
+                let lo = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(cps));
+                store_lanes(out, low_bits(m.min(16)) as u16, lo);
+                if m > 16 {
+                    let hi = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64::<1>(cps));
+                    store_lanes(out.add(16), low_bits(m - 16) as u16, hi);
+                }
+            }
+        }
+    }
+}
+
 /// Writes the characters whose leads are set in `leads` (a prefix of the
 /// block's leads), in order, to `out` in the form. Returns the units
 /// written.
@@ -348,7 +459,7 @@ unsafe fn emit<const UTF16: bool, const SWAP: bool, const _STOPS: u8>(
     leads: u64,
     all_ascii: bool,
     out: *mut u8,
-) -> usize {
+) -> (usize, bool) {
     let unit = if UTF16 { 2 } else { 4 };
     let n = leads.count_ones() as usize;
     if all_ascii {
@@ -360,9 +471,10 @@ unsafe fn emit<const UTF16: bool, const SWAP: bool, const _STOPS: u8>(
                 store::<UTF16, SWAP>(out.add(16 * k * unit), lanes, _mm512_cvtepu8_epi32(part))
             };
         }
-        return n;
+        return (n, false);
     }
-    if _mm512_cmpge_epu8_mask(block, _mm512_set1_epi8(0xE0u8 as i8)) == 0 {
+    let long = _mm512_cmpge_epu8_mask(block, _mm512_set1_epi8(0xE0u8 as i8));
+    if long == 0 {
         // One- and two-byte characters only: compress the leads and the
         // bytes after them, then pair them up 16 at a time (32 for UTF-16,
         // whose units are as wide as a lead and its next byte).
@@ -375,7 +487,7 @@ unsafe fn emit<const UTF16: bool, const SWAP: bool, const _STOPS: u8>(
                 // SAFETY: units beyond the n characters are not written.
                 unsafe { store_units::<SWAP>(out.add(64 * h), n - 32 * h, units) };
             }
-            return n;
+            return (n, false);
         }
         for (g, pair) in PAIR.iter().enumerate().take(n.div_ceil(16)) {
             let lanes = _mm512_maskz_permutex2var_epi8(PAIR_BYTES, firsts, *pair, seconds);
@@ -385,28 +497,15 @@ unsafe fn emit<const UTF16: bool, const SWAP: bool, const _STOPS: u8>(
                 store::<UTF16, SWAP>(out.add(16 * g * unit), low_bits(n - 16 * g) as u16, scalars)
             };
         }
-        return n;
+        return (n, false);
+    }
+    let fours = _mm512_cmpge_epu8_mask(block, _mm512_set1_epi8(0xF0u8 as i8)) & leads;
+    if fours == 0 {
+        // SAFETY: the caller's promise.
+        unsafe { emit_bmp::<UTF16, SWAP>(block, next, leads, long, n, out) };
+        return (n, !has_four_lead(next));
     }
     let positions = _mm512_maskz_compress_epi8(leads, IOTA);
-    let gather = |g: usize| {
-        let index = _mm512_add_epi8(_mm512_permutexvar_epi8(SPREAD[g], positions), BYTE_IN_LANE);
-        assemble(_mm512_permutex2var_epi8(block, index, next))
-    };
-    let fours = _mm512_cmpge_epu8_mask(block, _mm512_set1_epi8(0xF0u8 as i8)) & leads;
-    if UTF16 && fours == 0 {
-        // All in the BMP: two groups' low halves make 32 units.
-        for h in 0..n.div_ceil(32) {
-            let second = if n > 32 * h + 16 {
-                gather(2 * h + 1)
-            } else {
-                _mm512_setzero_si512()
-            };
-            let units = _mm512_permutex2var_epi16(gather(2 * h), EVEN_WORDS, second);
-            // SAFETY: units beyond the n characters are not written.
-            unsafe { store_units::<SWAP>(out.add(64 * h), n - 32 * h, units) };
-        }
-        return n;
-    }
     let mut written = 0;
     for (g, spread) in SPREAD.iter().enumerate().take(n.div_ceil(16)) {
         let index = _mm512_add_epi8(_mm512_permutexvar_epi8(*spread, positions), BYTE_IN_LANE);
@@ -416,7 +515,7 @@ unsafe fn emit<const UTF16: bool, const SWAP: bool, const _STOPS: u8>(
         // before them were counted in `written`.
         written += unsafe { store::<UTF16, SWAP>(out.add(written * unit), lanes, scalars) };
     }
-    written
+    (written, false)
 }
 
 /// Decodes the longest valid prefix of `src` to UCS-4.
@@ -504,10 +603,16 @@ fn not_plain<const STOPS: u8>(block: __m512i, live: u64) -> bool {
 }
 
 /// The decoder, writing units of the form (`UTF16`, `SWAP`: see [`store`]).
-/// `cap` and `written` count units. The bytes in `STOPS` are flagged as
-/// errors are: a block that holds one is checked, and its stops OR-ed into
-/// the check's flags; only Modified UTF-8's 00 can be in an ASCII block, so
-/// for CESU-8 the ASCII paths are those of RFC 3629.
+/// `cap` counts units.
+///
+/// Text without 4-byte characters (CJK, Indic, Korean) runs in a loop of
+/// its own, [`bmp_run`], with a fraction of the general loop's
+/// ([`decode_blocks`]) bookkeeping: the general loop returns when two
+/// blocks in a row have taken its BMP path, `bmp_run` goes on while it
+/// can, and the general loop starts again where it stopped. Both stop at
+/// character boundaries, so a new start needs no context. The two loops
+/// are apart because together, even with the BMP loop never entered, they
+/// slowed Emoji and Cyrillic decoding 5-18% (registers and code layout).
 ///
 /// # Safety
 /// As for [`decode`], with `out` pointing to `cap` units of the form.
@@ -518,14 +623,130 @@ unsafe fn decode_into<const UTF16: bool, const SWAP: bool, const STOPS: u8>(
     cap: usize,
 ) -> FastStop {
     let unit = if UTF16 { 2 } else { 4 };
+    let (mut base, mut written) = (0, 0);
+    loop {
+        // SAFETY: `out` has `cap` units and written <= cap.
+        let (stop, bmp) = unsafe {
+            decode_blocks::<UTF16, SWAP, STOPS>(
+                &src[base..],
+                out.add(written * unit),
+                cap - written,
+            )
+        };
+        written += stop.written;
+        let start = base;
+        base += stop.read;
+        if !bmp {
+            return FastStop {
+                read: base,
+                written,
+                flagged: stop.flagged.map(|e| start + e),
+            };
+        }
+        // SAFETY: as above.
+        (base, written) = unsafe { bmp_run::<UTF16, SWAP, STOPS>(src, base, out, cap, written) };
+    }
+}
+
+/// Whether `block` holds a byte F0..FF.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn has_four_lead(block: __m512i) -> bool {
+    _mm512_cmpge_epu8_mask(block, _mm512_set1_epi8(0xF0u8 as i8)) != 0
+}
+
+/// The bytes of `block` that are not continuation bytes.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn leads_of(block: __m512i) -> u64 {
+    !_mm512_cmplt_epi8_mask(block, _mm512_set1_epi8(-64))
+}
+
+/// Decodes blocks of characters up to U+FFFF from `src[p..]`, `p` a
+/// character boundary, a block a step while the next full block holds no
+/// byte F0..FF nor a stop, checks clean and is not all ASCII, and 64 units
+/// fit. Returns the new `(p, written)`: the first character not written
+/// (the bytes before it, if any, end one that was). A first block that
+/// does not check clean writes nothing.
+///
+/// # Safety
+/// As for [`decode_into`]; `written <= cap`.
+#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,popcnt,bmi1")]
+#[inline(never)]
+unsafe fn bmp_run<const UTF16: bool, const SWAP: bool, const STOPS: u8>(
+    src: &[u8],
+    mut p: usize,
+    out: *mut u8,
+    cap: usize,
+    mut written: usize,
+) -> (usize, usize) {
+    let unit = if UTF16 { 2 } else { 4 };
+    let (ptr, len) = (src.as_ptr(), src.len());
+    // Bytes F0..FF and the stops, as nonzero bytes.
+    let unwanted = |x| {
+        _mm512_or_si512(
+            stop_bytes::<STOPS>(x, u64::MAX),
+            _mm512_subs_epu8(x, _mm512_set1_epi8(0xEFu8 as i8)),
+        )
+    };
+    if len - p < 128 {
+        return (p, written);
+    }
+    // SAFETY: p + 128 <= len.
+    let mut block = unsafe { _mm512_loadu_si512(ptr.add(p).cast()) };
+    let bad = _mm512_or_si512(check_block(block, _mm512_setzero_si512()), unwanted(block));
+    if flagged_bytes(bad) != 0 {
+        return (p, written);
+    }
+    while len - p >= 128 && cap - written >= 64 {
+        // SAFETY: p + 128 <= len.
+        let following = unsafe { _mm512_loadu_si512(ptr.add(p + 64).cast()) };
+        let bad = _mm512_or_si512(check_block(following, block), unwanted(following));
+        if flagged_bytes(bad) != 0 || non_ascii(following) == 0 {
+            break;
+        }
+        let leads = leads_of(block);
+        let long = _mm512_cmpge_epu8_mask(block, _mm512_set1_epi8(0xE0u8 as i8));
+        let n = leads.count_ones() as usize;
+        // SAFETY: room for 64 units was checked just above.
+        unsafe {
+            emit_bmp::<UTF16, SWAP>(block, following, leads, long, n, out.add(written * unit))
+        };
+        written += n;
+        p += 64;
+        block = following;
+    }
+    (p + leads_of(block).trailing_zeros() as usize, written)
+}
+
+/// The general loop of [`decode_into`], which also returns `true` when
+/// [`bmp_run`] should take over (`read` is then where). The bytes in
+/// `STOPS` are flagged as
+/// errors are: a block that holds one is checked, and its stops OR-ed into
+/// the check's flags; only Modified UTF-8's 00 can be in an ASCII block, so
+/// for CESU-8 the ASCII paths are those of RFC 3629.
+///
+/// # Safety
+/// As for [`decode`], with `out` pointing to `cap` units of the form.
+#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,popcnt,bmi1")]
+#[inline(never)]
+unsafe fn decode_blocks<const UTF16: bool, const SWAP: bool, const STOPS: u8>(
+    src: &[u8],
+    out: *mut u8,
+    cap: usize,
+) -> (FastStop, bool) {
+    let unit = if UTF16 { 2 } else { 4 };
     let (ptr, len) = (src.as_ptr(), src.len());
     let mut written = 0usize;
     if len == 0 {
-        return FastStop {
-            read: 0,
-            written,
-            flagged: None,
-        };
+        return (
+            FastStop {
+                read: 0,
+                written,
+                flagged: None,
+            },
+            false,
+        );
     }
     let mut i = 0usize;
     // SAFETY: 0 < len.
@@ -613,29 +834,53 @@ unsafe fn decode_into<const UTF16: bool, const SWAP: bool, const STOPS: u8>(
             } else {
                 i + leads.trailing_zeros() as usize
             };
-            return FastStop {
-                read,
-                written,
-                flagged: None,
-            };
+            return (
+                FastStop {
+                    read,
+                    written,
+                    flagged: None,
+                },
+                false,
+            );
         }
         // SAFETY: room for n units was checked just above.
-        written += unsafe {
+        let (emitted, bmp) = unsafe {
             emit::<UTF16, SWAP, STOPS>(block, next, leads, block_ascii, out.add(written * unit))
         };
+        written += emitted;
         if let Some(e) = error {
-            return FastStop {
-                read: restart_point(src, e),
-                written,
-                flagged: Some(e.min(len)),
-            };
+            return (
+                FastStop {
+                    read: restart_point(src, e),
+                    written,
+                    flagged: Some(e.min(len)),
+                },
+                false,
+            );
         }
         if len - i <= 64 {
-            return FastStop {
-                read: len,
-                written,
-                flagged: None,
-            };
+            return (
+                FastStop {
+                    read: len,
+                    written,
+                    flagged: None,
+                },
+                false,
+            );
+        }
+        if bmp && next_flags == 0 && len - i >= 192 {
+            // Two blocks in a row without a 4-byte character: hand the run
+            // to `bmp_run`, from the next block's first character (the
+            // bytes before it end one this block wrote).
+            let read = i + 64 + leads_of(next).trailing_zeros() as usize;
+            return (
+                FastStop {
+                    read,
+                    written,
+                    flagged: None,
+                },
+                true,
+            );
         }
         i += 64;
         block = next;
