@@ -443,9 +443,10 @@ unsafe fn emit_bmp<const UTF16: bool, const SWAP: bool>(
 
 /// Writes the characters whose leads are set in `leads` (a prefix of the
 /// block's leads), in order, to `out` in the form. Returns the units
-/// written.
+/// written, and whether the block took the BMP path ([`BmpUnits`]) with
+/// no byte F0..FF in `next` either: then [`bmp_run`] may take the text on.
 ///
-/// `_STOPS` is [`decode_into`]'s, only to make one copy for each caller:
+/// `_STOPS` is [`decode_blocks`]'s, only to make one copy for each caller:
 /// with three callers, the compiler stopped inlining it, and RFC 3629
 /// decoding of CJK text fell from 10.3 to 8.8 GB/s.
 ///
@@ -719,12 +720,11 @@ unsafe fn bmp_run<const UTF16: bool, const SWAP: bool, const STOPS: u8>(
     (p + leads_of(block).trailing_zeros() as usize, written)
 }
 
-/// The general loop of [`decode_into`], which also returns `true` when
-/// [`bmp_run`] should take over (`read` is then where). The bytes in
-/// `STOPS` are flagged as
-/// errors are: a block that holds one is checked, and its stops OR-ed into
-/// the check's flags; only Modified UTF-8's 00 can be in an ASCII block, so
-/// for CESU-8 the ASCII paths are those of RFC 3629.
+/// The general loop of [`decode_into`]. It also returns `true` when
+/// [`bmp_run`] should take over, from `read`. The bytes in `STOPS` are
+/// flagged as errors are: a block that holds one is checked, and its stops
+/// OR-ed into the check's flags; only Modified UTF-8's 00 can be in an
+/// ASCII block, so for CESU-8 the ASCII paths are those of RFC 3629.
 ///
 /// # Safety
 /// As for [`decode`], with `out` pointing to `cap` units of the form.
