@@ -73,3 +73,28 @@ utf8_to_latin1 utf8 ascii latin
 classify utf8 ascii 2-byte 3-byte
 utf8_len_of_utf16 utf16 ascii 2-byte 3-byte
 OPS
+
+# The dialects (issue 10) on text without their own forms, u8x alone:
+# instructions per 64 bytes in RFC 3629 and in each dialect, and the worst
+# ratio (standard / dialect: below 1.0 the dialect costs more).
+echo
+printf '%-15s %-7s %8s %8s %8s %8s %8s %8s %6s\n' operation input standard legacy cesu8 mutf8 wtf8 general worst
+while read -r op ext inputs; do
+  for input in $inputs; do
+    row="" std=0 worst=9
+    for d in 0 256 512 768 1024 1280; do
+      a=$(count "$work/u8x" "$op@$d" "$work/$input-96.$ext" u8x)
+      b=$(count "$work/u8x" "$op@$d" "$work/$input-192.$ext" u8x)
+      per=$(python3 -c "print(($b - $a) / 96)")
+      [[ $d == 0 ]] && std=$per
+      worst=$(python3 -c "print(min($worst, $std / $per))")
+      row="$row $(python3 -c "print(f'{$per:8.1f}')")"
+    done
+    printf '%-15s %-7s%s %6.2f\n' "$op" "$input" "$row" "$worst"
+  done
+done <<'OPS'
+validate utf8 ascii 2-byte 3-byte
+utf8_to_ucs4 utf8 ascii 2-byte 3-byte
+utf8_to_utf16 utf8 ascii 2-byte 3-byte
+utf16_to_utf8 utf16 ascii 2-byte 3-byte
+OPS

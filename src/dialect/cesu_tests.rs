@@ -62,10 +62,12 @@ fn units(rng: &mut Rng, len: usize, weights: &[u64; 9]) -> Vec<u16> {
 }
 
 /// Mixes: mostly well-formed text of each script with a few odd units, all
-/// pairs, and everything at once.
-const MIXES: [[u64; 9]; 6] = [
+/// pairs, everything at once, and ASCII runs that a rare 0 breaks (one
+/// unit in Modified UTF-8 that is two bytes).
+const MIXES: [[u64; 9]; 7] = [
     // ASCII, 0, 2-byte, 3-byte, E000.., pair, high, low, reversed
     [40, 2, 5, 5, 2, 40, 1, 1, 1],
+    [300, 1, 0, 0, 0, 0, 0, 0, 0],
     [0, 0, 0, 0, 0, 1, 0, 0, 0],
     [0, 0, 0, 1, 0, 20, 0, 0, 0],
     [10, 10, 10, 10, 10, 10, 10, 10, 10],

@@ -111,14 +111,14 @@ unsafe fn load<const SWAP: bool, const MODE: u8>(src: &[u16], i: usize) -> Block
 }
 
 /// Writes the ASCII run at `src[pos..]`, 32 units a test, exact 32-byte
-/// stores; returns where it ended and the bytes written so far. (Not for
-/// Modified UTF-8, whose 0 unit is not ASCII.)
+/// stores; returns where it ended and the bytes written so far. In
+/// Modified UTF-8 a 0 unit (two bytes, C0 80) ends the run too.
 ///
 /// # Safety
 /// `out` points to `cap` writable bytes; `written <= cap`.
 #[target_feature(enable = "neon")]
 #[inline]
-unsafe fn ascii_run<const SWAP: bool>(
+unsafe fn ascii_run<const SWAP: bool, const MODE: u8>(
     src: &[u16],
     mut pos: usize,
     out: *mut u8,
@@ -132,6 +132,11 @@ unsafe fn ascii_run<const SWAP: bool>(
         let v = unsafe { vld1q_u16_x4(src.as_ptr().add(pos)) };
         let any = vorrq_u16(vorrq_u16(v.0, v.1), vorrq_u16(v.2, v.3));
         if vmaxvq_u16(vandq_u16(any, high)) != 0 {
+            break;
+        }
+        if MODE == Mode::MUTF8
+            && vminvq_u16(vminq_u16(vminq_u16(v.0, v.1), vminq_u16(v.2, v.3))) == 0
+        {
             break;
         }
         let bytes = |a, b| {
@@ -192,10 +197,8 @@ unsafe fn encode<const SWAP: bool, const MODE: u8>(
             unsafe { vst1q_u8(out.add(written), bytes) };
             pos += 16;
             written += 16;
-            if MODE != Mode::MUTF8 {
-                // SAFETY: `out` has `cap` bytes, written <= cap.
-                (pos, written) = unsafe { ascii_run::<SWAP>(src, pos, out, cap, written) };
-            }
+            // SAFETY: `out` has `cap` bytes, written <= cap.
+            (pos, written) = unsafe { ascii_run::<SWAP, MODE>(src, pos, out, cap, written) };
             continue;
         }
         // Vector steps, each while the next 16 units have no surrogate and
