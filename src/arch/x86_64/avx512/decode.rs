@@ -50,17 +50,26 @@ const IOTA: __m512i = {
     bytes(idx)
 };
 
-/// For group `g`: lane `4j+t` takes lead `16g+j`, plus byte offset `t`.
-const fn spread(g: usize) -> __m512i {
+/// Byte `j` takes entry `first + j / each`: each entry of a compressed
+/// vector spread over `each` bytes.
+const fn repeat_each(first: usize, each: usize) -> __m512i {
     let mut idx = [0u8; 64];
     let mut j = 0;
     while j < 64 {
-        idx[j] = (16 * g + j / 4) as u8;
+        idx[j] = (first + j / each) as u8;
         j += 1;
     }
     bytes(idx)
 }
-const SPREAD: [__m512i; 4] = [spread(0), spread(1), spread(2), spread(3)];
+
+/// For group `g`: lane `4j+t` takes lead `16g+j` (plus byte offset `t`,
+/// added by [`BYTE_IN_LANE`]).
+const SPREAD: [__m512i; 4] = [
+    repeat_each(0, 4),
+    repeat_each(16, 4),
+    repeat_each(32, 4),
+    repeat_each(48, 4),
+];
 const BYTE_IN_LANE: __m512i = {
     let mut idx = [0u8; 64];
     let mut j = 0;
@@ -327,16 +336,7 @@ unsafe fn widen_block<const UTF16: bool, const SWAP: bool>(block: __m512i, out: 
 
 /// For half `h` of a block's leads (compressed): both bytes of 16-bit
 /// lane `j` take lead `32h+j`'s entry.
-const fn dup16(h: usize) -> __m512i {
-    let mut idx = [0u8; 64];
-    let mut j = 0;
-    while j < 64 {
-        idx[j] = (32 * h + j / 2) as u8;
-        j += 1;
-    }
-    bytes(idx)
-}
-const DUP16: [__m512i; 2] = [dup16(0), dup16(1)];
+const DUP16: [__m512i; 2] = [repeat_each(0, 2), repeat_each(32, 2)];
 
 /// The code points of a block's characters when none is above U+FFFF, 32
 /// to a vector of 16-bit lanes.
