@@ -122,6 +122,58 @@ fn main() {
         println!("| {name} | {} | {worst:.2}x |", cells.join(" | "));
     }
 
+    println!("\n## UTF-16 -> the dialect, against RFC 3629 on the same units (GB/s of UTF-16)\n");
+    println!("| text | standard | legacy | CESU-8 | MUTF-8 | WTF-8 | generalized | worst ratio |");
+    println!("|---|---|---|---|---|---|---|---|");
+    for name in names {
+        let Ok(text) = std::fs::read_to_string(dir.join(format!("{name}-Lipsum.utf8.txt"))) else {
+            println!("| {name} | missing |");
+            continue;
+        };
+        if name == "Emoji" {
+            continue; // pairs: not the same bytes in CESU-8, measured below
+        }
+        let units: Vec<u16> = text.encode_utf16().collect();
+        let mut dst = vec![0u8; 3 * units.len()];
+        for d in std::iter::once(Dialect::Standard).chain(dialects) {
+            let p = engine.encode_utf16_in(
+                d,
+                &units,
+                Some(&mut dst),
+                EncodePolicy::Strict,
+                ByteOrder::Native,
+                false,
+            );
+            assert_eq!(p.status, Status::Done, "{name} {d:?}");
+            assert_eq!(&dst[..p.written], text.as_bytes(), "{name} {d:?}");
+        }
+        let mut fs: Vec<Box<dyn FnMut()>> = Vec::new();
+        for d in std::iter::once(Dialect::Standard).chain(dialects) {
+            let (engine, units) = (&engine, &units);
+            let dst: *mut Vec<u8> = &mut dst;
+            fs.push(Box::new(move || {
+                // SAFETY: the closures run one at a time.
+                let dst = unsafe { &mut *dst };
+                black_box(engine.encode_utf16_in(
+                    d,
+                    black_box(units),
+                    Some(dst),
+                    EncodePolicy::Strict,
+                    ByteOrder::Native,
+                    false,
+                ));
+            }));
+        }
+        let mut refs: Vec<&mut dyn FnMut()> = fs
+            .iter_mut()
+            .map(|f| f.as_mut() as &mut dyn FnMut())
+            .collect();
+        let rates = side_by_side(2 * units.len(), rounds, &mut refs);
+        let worst = rates[1..].iter().cloned().fold(f64::MAX, f64::min) / rates[0];
+        let cells: Vec<String> = rates.iter().map(|r| format!("{r:.2}")).collect();
+        println!("| {name} | {} | {worst:.2}x |", cells.join(" | "));
+    }
+
     println!("\n## UTF-8 -> UCS-4 and validation: CESU-8 and Modified UTF-8 against RFC 3629 on the same bytes (GB/s)\n");
     println!("| text | UCS-4 standard | CESU-8 | MUTF-8 | worst | validate standard | CESU-8 | MUTF-8 | worst |");
     println!("|---|---|---|---|---|---|---|---|---|");
