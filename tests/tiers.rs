@@ -277,15 +277,15 @@ fn wide_text_whole_and_damaged_anywhere() {
 /// Long runs of 3-byte characters, which SSE4.2 and NEON decode in steps
 /// of their own (8 characters from 24 bytes) and AVX-512 in a loop of its
 /// own (`bmp_run`), entered at every phase of a block and broken anywhere:
-/// by
-/// what the step's shape test sees (a stray continuation byte, a 4-byte or
-/// 2-byte character, ASCII, a 00 that Modified UTF-8 refuses, a 4- or
+/// by what the step's shape test sees (a stray continuation byte, a 4-byte
+/// or 2-byte character, ASCII, a 00 that Modified UTF-8 refuses, a 4- or
 /// 5-byte lead with two continuation bytes), by what only its code-point
-/// test sees (an overlong E0 80 80, a
-/// surrogate ED A0 80, which CESU-8 pairs), and by the end of room; and
-/// not broken, by the first and last 3-byte characters on each side of
-/// those tests (U+0800, U+D7FF, U+FFFF). Every tier must decode them as the scalar core does, to
-/// UCS-4 and to UTF-16 in both byte orders.
+/// test sees (an overlong E0 80 80, a surrogate ED A0 80, which CESU-8
+/// pairs), and by the end of room; and not broken, by the first and last
+/// 3-byte characters on each side of those tests (U+0800, U+D7FF,
+/// U+FFFF). Every tier must decode them as the scalar core does, to UCS-4
+/// and to UTF-16 in both byte orders, in RFC 3629, CESU-8 and Modified
+/// UTF-8.
 #[test]
 fn runs_of_three_byte_characters_broken_anywhere() {
     const BREAKS: [&[u8]; 14] = [
