@@ -174,65 +174,8 @@ fn main() {
         println!("| {name} | {} | {worst:.2}x |", cells.join(" | "));
     }
 
-    println!("\n## UTF-8 -> UCS-4 and validation: CESU-8 and Modified UTF-8 against RFC 3629 on the same bytes (GB/s)\n");
-    println!("| text | UCS-4 standard | CESU-8 | MUTF-8 | worst | validate standard | CESU-8 | MUTF-8 | worst |");
-    println!("|---|---|---|---|---|---|---|---|---|");
-    for name in names.iter().filter(|&&n| n != "Emoji") {
-        let Ok(text) = std::fs::read(dir.join(format!("{name}-Lipsum.utf8.txt"))) else {
-            continue;
-        };
-        let trio = [Dialect::Standard, Dialect::Cesu8, Dialect::Mutf8];
-        let mut dst = vec![0u32; text.len()];
-        for d in trio {
-            let p = engine.decode_ucs4_in(d, &text, &mut dst, Policy::Strict, false);
-            assert_eq!(
-                (p.status, p.read),
-                (Status::Done, text.len()),
-                "{name} {d:?}"
-            );
-            let p = engine.validate_in(d, &text, false);
-            assert_eq!(
-                (p.status, p.read),
-                (Status::Done, text.len()),
-                "{name} {d:?}"
-            );
-        }
-        let dst = std::cell::RefCell::new(dst);
-        let decode = |d: Dialect| {
-            let (engine, text, dst) = (&engine, &text, &dst);
-            move || {
-                let mut dst = dst.borrow_mut();
-                black_box(engine.decode_ucs4_in(
-                    d,
-                    black_box(text),
-                    &mut dst,
-                    Policy::Strict,
-                    false,
-                ));
-            }
-        };
-        let validate = |d: Dialect| {
-            let (engine, text) = (&engine, &text);
-            move || {
-                black_box(engine.validate_in(d, black_box(text), false));
-            }
-        };
-        let [mut a, mut b, mut c] = trio.map(decode);
-        let u = side_by_side(text.len(), rounds, &mut [&mut a, &mut b, &mut c]);
-        let [mut a, mut b, mut c] = trio.map(validate);
-        let v = side_by_side(text.len(), rounds, &mut [&mut a, &mut b, &mut c]);
-        println!(
-            "| {name} | {:.2} | {:.2} | {:.2} | {:.2}x | {:.2} | {:.2} | {:.2} | {:.2}x |",
-            u[0],
-            u[1],
-            u[2],
-            u[1].min(u[2]) / u[0],
-            v[0],
-            v[1],
-            v[2],
-            v[1].min(v[2]) / v[0]
-        );
-    }
+    ucs4_and_validation(&engine, &dir, &names, rounds);
+    dense_forms(&engine, &dir, rounds);
 
     let Ok(emoji) = std::fs::read_to_string(dir.join("Emoji-Lipsum.utf8.txt")) else {
         return;
@@ -413,5 +356,223 @@ fn main() {
     println!("\n## Modified UTF-8 <-> UTF-16: u8x against the crates with std's conversion between String and UTF-16 (GB/s of Modified UTF-8)\n");
     for row in same_output {
         println!("{row}");
+    }
+}
+
+/// Runs `fs` side by side on `bytes` per call: their GB/s, the first being
+/// the reference, and the worst of the others over it.
+fn compared(bytes: usize, rounds: usize, fs: &mut [Box<dyn FnMut() + '_>]) -> (Vec<f64>, f64) {
+    let mut refs: Vec<&mut dyn FnMut()> = fs
+        .iter_mut()
+        .map(|f| f.as_mut() as &mut dyn FnMut())
+        .collect();
+    let rates = side_by_side(bytes, rounds, &mut refs);
+    let worst = rates[1..].iter().cloned().fold(f64::MAX, f64::min) / rates[0];
+    (rates, worst)
+}
+
+fn cells(rates: &[f64]) -> String {
+    rates
+        .iter()
+        .map(|r| format!("{r:.2}"))
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+const ALL: [Dialect; 6] = [
+    Dialect::Standard,
+    Dialect::Legacy,
+    Dialect::Cesu8,
+    Dialect::Mutf8,
+    Dialect::Wtf8,
+    Dialect::Generalized,
+];
+
+/// UTF-8 -> UCS-4 and validation in every dialect against RFC 3629, on
+/// text without the dialects' forms; then Emoji, every character a pair in
+/// CESU-8 and Modified UTF-8, against its RFC 3629 UTF-8.
+fn ucs4_and_validation(engine: &Engine, dir: &Path, names: &[&str], rounds: usize) {
+    for (what, validate) in [("UTF-8 -> UCS-4", false), ("validation", true)] {
+        println!("\n## {what}, the dialect against RFC 3629 on the same bytes (GB/s)\n");
+        println!(
+            "| text | standard | legacy | CESU-8 | MUTF-8 | WTF-8 | generalized | worst ratio |"
+        );
+        println!("|---|---|---|---|---|---|---|---|");
+        for name in names.iter().filter(|&&n| n != "Emoji") {
+            let Ok(text) = std::fs::read(dir.join(format!("{name}-Lipsum.utf8.txt"))) else {
+                continue;
+            };
+            let inputs = ALL.map(|d| (d, text.clone()));
+            let (rates, worst) = decode_side_by_side(engine, &inputs, validate, rounds);
+            println!("| {name} | {} | {worst:.2}x |", cells(&rates));
+        }
+    }
+    let Ok(emoji) = std::fs::read_to_string(dir.join("Emoji-Lipsum.utf8.txt")) else {
+        return;
+    };
+    println!("\n## Emoji to UCS-4 and validated: CESU-8 and Modified UTF-8 (every character a pair) against its UTF-8 (GB/s of each one's bytes)\n");
+    println!("| operation | standard (UTF-8) | CESU-8 | MUTF-8 | worst ratio |");
+    println!("|---|---|---|---|---|");
+    let inputs = [
+        (Dialect::Standard, emoji.as_bytes().to_vec()),
+        (Dialect::Cesu8, cesu8::to_cesu8(&emoji).into_owned()),
+        (Dialect::Mutf8, cesu8::to_java_cesu8(&emoji).into_owned()),
+    ];
+    for (what, validate) in [("UTF-8 -> UCS-4", false), ("validation", true)] {
+        let (rates, worst) = decode_side_by_side(engine, &inputs, validate, rounds);
+        println!("| {what} | {} | {worst:.2}x |", cells(&rates));
+    }
+}
+
+/// Each `(dialect, bytes)` decoded to UCS-4 (or validated), side by side.
+/// Every input must be valid in its dialect.
+fn decode_side_by_side(
+    engine: &Engine,
+    inputs: &[(Dialect, Vec<u8>)],
+    validate: bool,
+    rounds: usize,
+) -> (Vec<f64>, f64) {
+    let longest = inputs.iter().map(|(_, b)| b.len()).max().unwrap_or(0);
+    let dst = std::cell::RefCell::new(vec![0u32; longest]);
+    for (d, src) in inputs {
+        let p = engine.decode_ucs4_in(*d, src, &mut dst.borrow_mut(), Policy::Strict, false);
+        assert_eq!((p.status, p.read), (Status::Done, src.len()), "{d:?}");
+        let p = engine.validate_in(*d, src, false);
+        assert_eq!((p.status, p.read), (Status::Done, src.len()), "{d:?}");
+    }
+    let mut fs: Vec<Box<dyn FnMut()>> = inputs
+        .iter()
+        .map(|(d, src)| {
+            let (d, dst) = (*d, &dst);
+            Box::new(move || {
+                if validate {
+                    black_box(engine.validate_in(d, black_box(src), false));
+                } else {
+                    let dst = &mut dst.borrow_mut();
+                    black_box(engine.decode_ucs4_in(d, black_box(src), dst, Policy::Strict, false));
+                }
+            }) as Box<dyn FnMut()>
+        })
+        .collect();
+    // GB/s of each input's own bytes: time per call scaled by its length.
+    let (rates, _) = compared(1, rounds, &mut fs);
+    let rates: Vec<f64> = rates
+        .iter()
+        .zip(inputs)
+        .map(|(r, (_, src))| r * src.len() as f64)
+        .collect();
+    let worst = rates[1..].iter().cloned().fold(f64::MAX, f64::min) / rates[0];
+    (rates, worst)
+}
+
+/// Text made of the forms only one dialect reads, against RFC 3629 text of
+/// characters as long: legacy UTF-8 of 5- and 6-byte values against the
+/// Emoji text (4-byte characters); WTF-8 of lone surrogates between CJK
+/// characters, and generalized UTF-8 of surrogates paired and not, against
+/// the Chinese text (3-byte characters). No target in issue 10 (which
+/// names CESU-8 CJK and Modified UTF-8 Emoji, above); for the record.
+fn dense_forms(engine: &Engine, dir: &Path, rounds: usize) {
+    let (Ok(emoji), Ok(chinese)) = (
+        std::fs::read(dir.join("Emoji-Lipsum.utf8.txt")),
+        std::fs::read(dir.join("Chinese-Lipsum.utf8.txt")),
+    ) else {
+        return;
+    };
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let encode = |d: Dialect, cps: &[u32]| {
+        let mut out = vec![0u8; 6 * cps.len()];
+        let p = engine.encode_in(d, cps, Some(&mut out), EncodePolicy::Strict);
+        assert_eq!(p.status, Status::Done, "{d:?}");
+        out.truncate(p.written);
+        out
+    };
+    let legacy: Vec<u32> = (0..100_000)
+        .map(|_| 0x20_0000 + (next() % (0x8000_0000 - 0x20_0000)) as u32)
+        .collect();
+    // Lone surrogates, each after a CJK character (so no two pair up).
+    let lone: Vec<u32> = (0..100_000)
+        .map(|i| {
+            let r = next() as u32;
+            if i % 2 == 0 {
+                0x4E00 + r % 0x5000
+            } else {
+                0xD800 + r % 0x800
+            }
+        })
+        .collect();
+    let any: Vec<u32> = (0..100_000)
+        .map(|_| 0xD800 + next() as u32 % 0x800)
+        .collect();
+    println!("\n## Text full of one dialect's own forms, against RFC 3629 text of as long characters (GB/s; no target)\n");
+    println!("| dialect, text | operation | RFC 3629, text | GB/s | dialect GB/s | ratio |");
+    println!("|---|---|---|---|---|---|");
+    let rows = [
+        (
+            "legacy, 5- and 6-byte values",
+            Dialect::Legacy,
+            &legacy,
+            "Emoji",
+            &emoji,
+        ),
+        (
+            "WTF-8, lone surrogates and CJK",
+            Dialect::Wtf8,
+            &lone,
+            "Chinese",
+            &chinese,
+        ),
+        (
+            "generalized, surrogates",
+            Dialect::Generalized,
+            &any,
+            "Chinese",
+            &chinese,
+        ),
+    ];
+    for (what, d, cps, ref_name, reference) in rows {
+        let bytes = encode(d, cps);
+        let inputs = [(Dialect::Standard, reference.clone()), (d, bytes)];
+        for (op, validate) in [("to UCS-4", false), ("validate", true)] {
+            let (r, ratio) = decode_side_by_side(engine, &inputs, validate, rounds);
+            println!(
+                "| {what} | {op} | {ref_name} | {:.2} | {:.2} | {ratio:.2}x |",
+                r[0], r[1]
+            );
+        }
+        let ref_cps: Vec<u32> = std::str::from_utf8(reference)
+            .unwrap()
+            .chars()
+            .map(u32::from)
+            .collect();
+        let mut out = vec![0u8; 6 * cps.len().max(ref_cps.len())];
+        let out = std::cell::RefCell::new(&mut out);
+        let sizes = [reference.len(), encode(d, cps).len()];
+        let mut fs: Vec<Box<dyn FnMut()>> = [(Dialect::Standard, &ref_cps), (d, cps)]
+            .into_iter()
+            .map(|(d, cps)| {
+                let out = &out;
+                Box::new(move || {
+                    let mut out = out.borrow_mut();
+                    black_box(engine.encode_in(
+                        d,
+                        black_box(cps),
+                        Some(&mut out[..]),
+                        EncodePolicy::Strict,
+                    ));
+                }) as Box<dyn FnMut()>
+            })
+            .collect();
+        let (r, _) = compared(1, rounds, &mut fs);
+        let (a, b) = (r[0] * sizes[0] as f64, r[1] * sizes[1] as f64);
+        println!(
+            "| {what} | from UCS-4 | {ref_name} | {a:.2} | {b:.2} | {:.2}x |",
+            b / a
+        );
     }
 }

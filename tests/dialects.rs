@@ -349,26 +349,9 @@ fn generalized_utf8_against_python_surrogatepass() {
             inputs.push(v);
         }
     }
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/dialects/surrogatepass.py"
-    );
-    let mut child = Command::new("python3")
-        .arg(script)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3 runs the oracle");
-    let mut stdin = child.stdin.take().unwrap();
-    let text: String = inputs.iter().map(|b| hex(b) + "\n").collect();
-    let writer = std::thread::spawn(move || stdin.write_all(text.as_bytes()).unwrap());
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    assert!(out.status.success());
-    let answers = String::from_utf8(out.stdout).unwrap();
-    let answers: Vec<&str> = answers.lines().collect();
-    assert_eq!(answers.len(), inputs.len());
-    for (b, answer) in inputs.iter().zip(answers) {
+    let lines: Vec<String> = inputs.iter().map(|b| hex(b)).collect();
+    let answers = surrogatepass("decode", &lines);
+    for (b, answer) in inputs.iter().zip(&answers) {
         let ours = decode(Dialect::Generalized, b);
         let f: Vec<&str> = answer.split(' ').filter(|s| !s.is_empty()).collect();
         match f[0] {
@@ -398,6 +381,78 @@ fn generalized_utf8_against_python_surrogatepass() {
                 }
             }
         }
+    }
+}
+
+/// CPython's `surrogatepass` (`tests/dialects/surrogatepass.py`) in `mode`
+/// on each line: its answer to each.
+fn surrogatepass(mode: &str, lines: &[String]) -> Vec<String> {
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/dialects/surrogatepass.py"
+    );
+    let mut child = Command::new("python3")
+        .args([script, mode])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3 runs the oracle");
+    let mut stdin = child.stdin.take().unwrap();
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let writer = std::thread::spawn(move || stdin.write_all(text.as_bytes()).unwrap());
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert!(out.status.success());
+    let answers: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    assert_eq!(answers.len(), lines.len());
+    answers
+}
+
+/// Generalized UTF-8 written from code points and from UTF-16 against
+/// CPython's encoder with `surrogatepass`: every code point alone, and
+/// every string of one and two units (or code points) from a set of
+/// surrogates and their neighbours, paired and not.
+#[test]
+fn generalized_utf8_encoding_against_python_surrogatepass() {
+    let step = if emulated() { 7 } else { 1 };
+    let mut strings: Vec<Vec<u32>> = (0..=0x10_FFFFu32).step_by(step).map(|c| vec![c]).collect();
+    let edges = [
+        0u32, 0x41, 0x7F, 0x80, 0x7FF, 0x800, 0xD7FF, 0xD800, 0xDBFF, 0xDC00, 0xDC80, 0xDFFF,
+        0xE000, 0xFFFF,
+    ];
+    for a in edges {
+        for b in edges {
+            strings.push(vec![a, b]);
+            strings.push(vec![a, 0x1_F600, b]);
+        }
+    }
+    let lines: Vec<String> = strings
+        .iter()
+        .map(|s| s.iter().map(|c| format!("{c:x} ")).collect())
+        .collect();
+    for (s, answer) in strings.iter().zip(surrogatepass("encode", &lines)) {
+        let want = answer.strip_prefix("ok ").expect("CPython encodes it");
+        let ours = encode(Dialect::Generalized, s);
+        assert_eq!(ours.map(|b| hex(&b)).as_deref(), Ok(want), "{s:X?}");
+    }
+    // UTF-16: CPython joins the pairs first, as u8x does.
+    let units: Vec<Vec<u16>> = strings
+        .iter()
+        .filter(|s| s.iter().all(|&c| c <= 0xFFFF))
+        .map(|s| s.iter().map(|&c| c as u16).collect())
+        .collect();
+    let lines: Vec<String> = units
+        .iter()
+        .map(|s| s.iter().map(|c| format!("{c:x} ")).collect())
+        .collect();
+    for (s, answer) in units.iter().zip(surrogatepass("encode-utf16", &lines)) {
+        let want = answer.strip_prefix("ok ").expect("CPython encodes it");
+        let ours = encode16(Dialect::Generalized, s).expect("every unit is written");
+        assert_eq!(hex(&ours), want, "{s:X?}");
     }
 }
 
@@ -616,6 +671,41 @@ fn kuhn_five_and_six_byte_sections_in_legacy_utf8() {
     for id in ["3.5.1", "3.5.2"] {
         let e = decode(Dialect::Legacy, line(id)).unwrap_err();
         assert_eq!(e.kind, ErrorKind::InvalidByte, "{id}");
+    }
+    // 3.3.8: a 4-byte form cut at the end, which legacy UTF-8 reads up to
+    // F7 (RFC 3629 stops at F4).
+    let e = decode(Dialect::Legacy, line("3.3.8")).unwrap_err();
+    assert_eq!((e.kind, e.len), (ErrorKind::EndOfInput, 3));
+    // 3.2.4 and 3.2.5: every 5- and 6-byte lead alone before a space, each
+    // its own maximal subpart (one U+FFFD, then the space).
+    for (id, leads) in [("3.2.4", 0xF8..=0xFBu8), ("3.2.5", 0xFC..=0xFD)] {
+        let heading = data
+            .split(|&b| b == b'\n')
+            .position(|l| l.starts_with(id.as_bytes()))
+            .unwrap_or_else(|| panic!("section {id}"));
+        let l = data
+            .split(|&b| b == b'\n')
+            .skip(heading)
+            .find(|l| l.contains(&b'"'))
+            .unwrap();
+        let open = l.iter().position(|&b| b == b'"').unwrap();
+        let close = l.iter().rposition(|&b| b == b'"').unwrap();
+        let b = &l[open + 1..close];
+        let want: Vec<u8> = leads.clone().flat_map(|l| [l, b' ']).collect();
+        assert_eq!(b, want, "{id}");
+        let e = decode(Dialect::Legacy, b).unwrap_err();
+        assert_eq!(
+            (e.valid_up_to, e.kind, e.len),
+            (0, ErrorKind::TruncatedSequence, 1)
+        );
+        let mut out = vec![0; b.len()];
+        let p = u8x::decode_ucs4_in(Dialect::Legacy, b, &mut out, REPLACE, false);
+        let marks: Vec<u32> = leads.flat_map(|_| [0xFFFD, 0x20]).collect();
+        assert_eq!(
+            (&out[..p.written], p.handled),
+            (&marks[..], marks.len() / 2),
+            "{id}"
+        );
     }
 }
 

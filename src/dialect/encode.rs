@@ -93,7 +93,12 @@ fn handle(
             let len = form(dialect, c as u32, false, buf).unwrap_or(0);
             Ok(&buf[..len])
         }
-        EncodePolicy::Escape if (0xDC80..=0xDCFF).contains(&unit) => {
+        // Modified UTF-8 also escapes 00 (to U+DC00), the one ASCII byte
+        // it refuses, so that decoding then encoding under escape gives
+        // back any byte string there too.
+        EncodePolicy::Escape
+            if (0xDC80..=0xDCFF).contains(&unit) || dialect == Dialect::Mutf8 && unit == 0xDC00 =>
+        {
             buf[0] = unit as u8;
             Ok(&buf[..1])
         }

@@ -146,12 +146,7 @@ fn every_input_of_up_to_three_bytes() {
                 }
                 let src = &bytes[..len];
                 for e in &engines {
-                    for policy in [
-                        Policy::Strict,
-                        Policy::Replace('\u{FFFD}'),
-                        Policy::Escape,
-                        Policy::Ignore,
-                    ] {
+                    for policy in POLICIES {
                         let (want, cps) = reference_ucs4(d, src, policy, false);
                         let mut out = [0; 3];
                         let got = e.decode_ucs4_in(d, src, &mut out, policy, false);
@@ -204,23 +199,41 @@ fn special_forms_amid_long_text_on_every_tier() {
 }
 
 /// Decoding in two chunks, the first with more input to come, gives the
-/// output of the whole.
+/// output of the whole, on every tier, to UCS-4 and to UTF-16, under every
+/// policy that does not stop.
 #[test]
 fn chunked_decoding_at_every_split() {
-    let e = Engine::best();
+    let engines = engines();
     for src in token_inputs().iter().step_by(stride()) {
         for d in DIALECTS {
-            for policy in [Policy::Replace('\u{FFFD}'), Policy::Escape] {
+            for policy in POLICIES.into_iter().filter(|&p| p != Policy::Strict) {
                 let (_, whole) = reference_ucs4(d, src, policy, false);
-                for split in 0..=src.len() {
-                    let mut out = vec![0; src.len()];
-                    let first = e.decode_ucs4_in(d, &src[..split], &mut out, policy, true);
-                    let mut got = out[..first.written].to_vec();
-                    let rest = &src[first.read..];
-                    let second = e.decode_ucs4_in(d, rest, &mut out, policy, false);
-                    assert_eq!(second.status, Status::Done);
-                    got.extend_from_slice(&out[..second.written]);
-                    assert_eq!(got, whole, "{d:?} {policy:?} {src:02X?} at {split}");
+                let (_, whole16) = reference_utf16(d, src, policy, false);
+                for e in &engines {
+                    for split in 0..=src.len() {
+                        let mut out = vec![0; src.len()];
+                        let first = e.decode_ucs4_in(d, &src[..split], &mut out, policy, true);
+                        let mut got = out[..first.written].to_vec();
+                        let rest = &src[first.read..];
+                        let second = e.decode_ucs4_in(d, rest, &mut out, policy, false);
+                        assert_eq!(second.status, Status::Done);
+                        got.extend_from_slice(&out[..second.written]);
+                        assert_eq!(got, whole, "{e:?} {d:?} {policy:?} {src:02X?} at {split}");
+
+                        let order = ByteOrder::Native;
+                        let mut out = vec![0; 2 * src.len()];
+                        let first =
+                            e.decode_utf16_in(d, &src[..split], &mut out, policy, order, true);
+                        let mut got = out[..first.written].to_vec();
+                        let rest = &src[first.read..];
+                        let second = e.decode_utf16_in(d, rest, &mut out, policy, order, false);
+                        assert_eq!(second.status, Status::Done);
+                        got.extend_from_slice(&out[..second.written]);
+                        assert_eq!(
+                            got, whole16,
+                            "utf16 {e:?} {d:?} {policy:?} {src:02X?} at {split}"
+                        );
+                    }
                 }
             }
         }
@@ -427,6 +440,81 @@ fn two_forms_at_every_distance_on_every_tier() {
                     }
                 }
             }
+        }
+    }
+}
+
+/// Under the escape policy, decoding then encoding gives back any byte
+/// string, on every tier, through UCS-4 and through UTF-16, in the
+/// dialects where U+DC80..U+DCFF are not characters (Modified UTF-8 also
+/// escapes its refused 00, as U+DC00). In WTF-8 and generalized UTF-8 they
+/// are, and the encoder writes them as such: the documented exception.
+#[test]
+fn escape_round_trips_every_byte_string() {
+    let engines = engines();
+    let filler = "aé€𝄞".repeat(24);
+    let mut inputs: Vec<Vec<u8>> = token_inputs().into_iter().step_by(stride()).collect();
+    for token in TOKENS {
+        for at in (0..filler.len()).step_by(5 * stride()) {
+            let f = filler.as_bytes();
+            // Cut anywhere, not only at character boundaries.
+            inputs.push([&f[..at], token, &f[at..], token].concat());
+        }
+    }
+    for n in 0..=0xFFFFu32 {
+        inputs.push(n.to_le_bytes()[..2].to_vec());
+    }
+    for e in &engines {
+        for d in [
+            Dialect::Standard,
+            Dialect::Legacy,
+            Dialect::Cesu8,
+            Dialect::Mutf8,
+        ] {
+            for src in &inputs {
+                let mut cps = vec![0; src.len()];
+                let p = e.decode_ucs4_in(d, src, &mut cps, Policy::Escape, false);
+                assert_eq!(p.status, Status::Done, "{e:?} {d:?} {src:02X?}");
+                let mut back = vec![0; 6 * src.len()];
+                let q = e.encode_in(d, &cps[..p.written], Some(&mut back), EncodePolicy::Escape);
+                assert_eq!(q.status, Status::Done, "{e:?} {d:?} {src:02X?}");
+                assert_eq!(&back[..q.written], &src[..], "UCS-4 {e:?} {d:?}");
+                assert_eq!(
+                    q.handled,
+                    cps[..p.written].iter().filter(|&&c| c >> 8 == 0xDC).count()
+                );
+
+                let mut units = vec![0; 2 * src.len()];
+                let order = ByteOrder::Native;
+                let p = e.decode_utf16_in(d, src, &mut units, Policy::Escape, order, false);
+                // Legacy values above U+10FFFF are not representable in
+                // UTF-16, whatever the policy.
+                if d == Dialect::Legacy && p.status != Status::Done {
+                    continue;
+                }
+                assert_eq!(p.status, Status::Done, "utf16 {e:?} {d:?} {src:02X?}");
+                let units = &units[..p.written];
+                let q = e.encode_utf16_in(
+                    d,
+                    units,
+                    Some(&mut back),
+                    EncodePolicy::Escape,
+                    order,
+                    false,
+                );
+                assert_eq!(q.status, Status::Done, "utf16 {e:?} {d:?} {src:02X?}");
+                assert_eq!(&back[..q.written], &src[..], "UTF-16 {e:?} {d:?}");
+            }
+        }
+        // WTF-8 and generalized UTF-8 write U+DC80 as the lone surrogate it
+        // is there: the stray byte 80 comes back as ED B2 80.
+        for d in [Dialect::Wtf8, Dialect::Generalized] {
+            let mut cps = [0; 1];
+            let p = e.decode_ucs4_in(d, b"\x80", &mut cps, Policy::Escape, false);
+            assert_eq!((p.handled, cps), (1, [0xDC80]));
+            let mut back = [0; 3];
+            let q = e.encode_in(d, &cps, Some(&mut back), EncodePolicy::Escape);
+            assert_eq!((q.handled, &back[..q.written]), (0, &b"\xED\xB2\x80"[..]));
         }
     }
 }

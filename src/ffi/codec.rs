@@ -215,7 +215,8 @@ pub unsafe extern "C" fn u8x_count_valid(src: *const u8, src_len: usize) -> usiz
 /// `U8X_OUTPUT_FULL` call again from `src + read`. `read` is the code points
 /// consumed, `written` the bytes written. With `dst` NULL and `dst_cap` 0,
 /// `written` is the exact size needed. `u8x_encode_bound(src_len)` bytes
-/// always suffice.
+/// always suffice in RFC 3629, WTF-8 and generalized UTF-8, and
+/// `u8x_encode_bound_in(src_len, dialect)` in every dialect.
 ///
 /// # Safety
 /// `src` must point to `src_len` readable, 4-byte aligned `uint32_t` and `dst`

@@ -25,9 +25,10 @@ pub enum u8x_status {
     /// `error_len` describe it; everything before it was written.
     U8X_ILL_FORMED = 1,
     /// With `U8X_MORE_INPUT`: the input ends inside a sequence that the next
-    /// chunk may complete. The last `error_len` bytes (1..3), or UTF-16 unit
-    /// (a high surrogate), were not consumed: pass them again, followed by
-    /// more input.
+    /// chunk may complete. The last `error_len` bytes (1..3 in RFC 3629, up
+    /// to 5 in the dialects: see `u8x_dialect`), or UTF-16 unit (a high
+    /// surrogate), were not consumed: pass them again, followed by more
+    /// input.
     U8X_INCOMPLETE = 2,
     /// The output buffer is full. `read` and `written` say how far the call
     /// got; call again from `src + read` with more room to continue. Output is
@@ -52,8 +53,10 @@ pub enum u8x_status {
 }
 
 /// Why a sequence is ill-formed (RFC 3629, Unicode Table 3-7). The kind is
-/// decided by the first two bytes of the maximal subpart, so it does not
-/// depend on how the input was split into chunks.
+/// decided by the first two bytes of the maximal subpart (in CESU-8,
+/// Modified UTF-8 and WTF-8, by the surrogate forms around it), so it does
+/// not depend on how the input was split into chunks. What each kind covers
+/// in a dialect other than RFC 3629 is said with it.
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum u8x_error {
@@ -61,22 +64,32 @@ pub enum u8x_error {
     U8X_ERR_NONE = 0,
     /// A continuation byte (80..BF) where a character should start.
     U8X_ERR_UNEXPECTED_CONTINUATION = 1,
-    /// A byte that never occurs in UTF-8: C0, C1, F5..FF.
+    /// A byte that never occurs in UTF-8: C0, C1, F5..FF. Legacy UTF-8:
+    /// C0, C1, FE, FF. CESU-8: also the 4-byte leads F0..F4. Modified
+    /// UTF-8: those, and 00 (U+0000 is C0 80 there; C0 itself is a lead).
     U8X_ERR_INVALID_BYTE = 2,
     /// A multi-byte sequence cut short by a byte that is not a continuation byte.
     U8X_ERR_TRUNCATED_SEQUENCE = 3,
     /// An overlong form: E0 followed by 80..9F, or F0 followed by 80..8F.
+    /// Legacy UTF-8: also F8 followed by 80..87, FC by 80..83. Modified
+    /// UTF-8: also C0 followed by a continuation byte other than 80.
     U8X_ERR_OVERLONG = 4,
     /// An encoded surrogate U+D800..U+DFFF (ED A0..BF), or, when encoding, a
-    /// surrogate code point.
+    /// surrogate code point. CESU-8 and Modified UTF-8: a high surrogate's 3
+    /// bytes not followed by a low one's, or a low surrogate's ED (alone);
+    /// WTF-8: a high surrogate's 3 bytes followed by a low one's (the pair
+    /// must be one 4-byte form); generalized UTF-8 has none when decoding.
     U8X_ERR_SURROGATE = 5,
-    /// A value above U+10FFFF (F4 90..BF), or, when encoding, a unit above 0x10FFFF.
+    /// A value above U+10FFFF (F4 90..BF), or, when encoding, a unit above
+    /// 0x10FFFF (legacy UTF-8: above 0x7FFFFFFF; it decodes F4 90..BF and
+    /// F5..FD as the values they encode).
     U8X_ERR_ABOVE_MAX = 6,
     /// The input ends inside a sequence that could still have become valid.
     /// (Reading UTF-16: a high surrogate ends the input.)
     U8X_ERR_END_OF_INPUT = 7,
     /// A well-formed character the output form cannot hold: above U+00FF
-    /// when decoding to Latin-1 (`error_len` is its length in bytes).
+    /// when decoding to Latin-1, above U+10FFFF when decoding legacy UTF-8
+    /// to UTF-16 (`error_len` is its length in bytes).
     U8X_ERR_NOT_REPRESENTABLE = 8,
 }
 
@@ -94,7 +107,13 @@ pub enum u8x_policy {
     /// Decoding: each byte `b` of an ill-formed sequence becomes U+DC00+b
     /// (U+DC80..U+DCFF; UTF-8B, Python `surrogateescape`). Encoding:
     /// U+DC80..U+DCFF become the byte they escape; other invalid units are
-    /// errors. Any byte string survives decode then encode unchanged.
+    /// errors. Any byte string survives decode then encode unchanged (to
+    /// UCS-4 or UTF-16 and back, under the same dialect). Dialects: Modified
+    /// UTF-8 also escapes the byte 00, as U+DC00, and turns U+DC00 back
+    /// into 00. In WTF-8 and generalized UTF-8, U+DC80..U+DCFF are
+    /// characters (lone surrogates) that the encoder writes as their 3-byte
+    /// forms, so there an escaped byte does not come back: decode with
+    /// escape to keep the bytes visible, not for a round trip.
     U8X_ESCAPE = 2,
     /// Decoding only: each byte of an ill-formed sequence is read as ISO-8859-1.
     U8X_LATIN1 = 3,
@@ -134,6 +153,12 @@ pub enum u8x_policy {
 /// (`U8X_INCOMPLETE`): a legacy 6-byte form, or a CESU-8 high surrogate and
 /// the start of what may be its low one. `u8x_decode_latin1`,
 /// `u8x_classify` and the `*_valid` functions are RFC 3629 only.
+///
+/// Modified UTF-8 is CESU-8's: an unpaired surrogate is ill-formed, as in
+/// TR #26 and the `cesu8` and `simd_cesu8` crates. A JVM writes one (a
+/// Java string may hold it) as its 3-byte form; such bytes fail under
+/// `U8X_STRICT`, become U+FFFD under `U8X_REPLACE`, and come back
+/// unchanged under `U8X_ESCAPE`.
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum u8x_dialect {
@@ -204,7 +229,8 @@ pub struct u8x_result {
     /// Always 0 for `u8x_validate`, `u8x_validate_utf16` and `u8x_classify`.
     pub written: usize,
     /// With `U8X_ILL_FORMED` while decoding: the length of the maximal
-    /// subpart, 1..3 bytes (the bytes one U+FFFD replaces; same as Rust's
+    /// subpart, 1..3 bytes in RFC 3629 and up to 5 in legacy UTF-8 (the
+    /// bytes one U+FFFD replaces; same as Rust's
     /// `Utf8Error::error_len`, except that for `U8X_ERR_END_OF_INPUT` it is the
     /// number of bytes left rather than none), or for
     /// `U8X_ERR_NOT_REPRESENTABLE` the character's length. With

@@ -19,8 +19,9 @@ pub fn cp1252(b: u8) -> u32 {
     }
 }
 
-/// The UTF-8B escape for byte `b` (U+DC80..U+DCFF for the bytes that can be
-/// ill-formed, which are never ASCII).
+/// The UTF-8B escape for byte `b`: U+DC80..U+DCFF for the bytes that can be
+/// ill-formed in RFC 3629, which are never ASCII, and U+DC00 for the one
+/// ASCII byte Modified UTF-8 refuses, 00.
 #[inline]
 pub fn escape(b: u8) -> u32 {
     0xDC00 | b as u32
