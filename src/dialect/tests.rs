@@ -198,6 +198,26 @@ fn special_forms_amid_long_text_on_every_tier() {
     }
 }
 
+/// Runs of CESU-8 pairs (a text of Emoji), which every leg hands to the
+/// tier's pair kernel, broken at every phase by each token, decoded,
+/// counted and validated on every tier as the scalar core does.
+#[test]
+fn runs_of_pairs_broken_anywhere_on_every_tier() {
+    let engines = engines();
+    let run = b"\xED\xA0\xBD\xED\xB8\x80".repeat(70);
+    for token in TOKENS {
+        for at in (0..run.len()).step_by(5 * stride()) {
+            let src = [&run[..at], token, &run[at..]].concat();
+            for d in [Dialect::Cesu8, Dialect::Mutf8] {
+                for e in &engines {
+                    check_decode(e, d, &src, Policy::Strict);
+                    check_decode(e, d, &src, Policy::Replace('\u{FFFD}'));
+                }
+            }
+        }
+    }
+}
+
 /// Decoding in two chunks, the first with more input to come, gives the
 /// output of the whole, on every tier, to UCS-4 and to UTF-16, under every
 /// policy that does not stop.
