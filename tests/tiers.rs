@@ -280,16 +280,22 @@ fn wide_text_whole_and_damaged_anywhere() {
 /// by what the step's shape test sees (a stray continuation byte, a 4-byte
 /// or 2-byte character, ASCII, a 00 that Modified UTF-8 refuses, a 4- or
 /// 5-byte lead with two continuation bytes), by what only its code-point
-/// test sees (an overlong E0 80 80, a surrogate ED A0 80, which CESU-8
-/// pairs), and by the end of room; and not broken, by the first and last
-/// 3-byte characters on each side of those tests (U+0800, U+D7FF,
-/// U+FFFF). Every tier must decode them as the scalar core does, to UCS-4
+/// test sees (the overlong E0 80 80 and E0 9F BF, C0 80 and C1 BF, a
+/// surrogate ED A0 80, which CESU-8 pairs, the last one ED BF BF, and a
+/// stray byte after U+FFFF), and by the end of room; and not broken, by the
+/// first and last 3-byte characters on each side of those tests (U+0800,
+/// U+D7FF, U+FFFF). Every tier must decode them as the scalar core does, to UCS-4
 /// and to UTF-16 in both byte orders, in RFC 3629, CESU-8 and Modified
 /// UTF-8.
 #[test]
 fn runs_of_three_byte_characters_broken_anywhere() {
-    const BREAKS: [&[u8]; 14] = [
+    const BREAKS: [&[u8]; 19] = [
         b"\x00",
+        b"\xC0\x80",
+        b"\xC1\xBF",
+        b"\xE0\x9F\xBF",
+        b"\xED\xBF\xBF",
+        b"\xEF\xBF\xBF\xBF",
         b"\xE0\x80\x80",
         b"\xED\xA0\x80",
         b"\xED\xA0\x80\xED\xB0\x80",
