@@ -379,15 +379,6 @@ fn cells(rates: &[f64]) -> String {
         .join(" | ")
 }
 
-const ALL: [Dialect; 6] = [
-    Dialect::Standard,
-    Dialect::Legacy,
-    Dialect::Cesu8,
-    Dialect::Mutf8,
-    Dialect::Wtf8,
-    Dialect::Generalized,
-];
-
 /// UTF-8 -> UCS-4 and validation in every dialect against RFC 3629, on
 /// text without the dialects' forms; then Emoji, every character a pair in
 /// CESU-8 and Modified UTF-8, against its RFC 3629 UTF-8.
@@ -402,7 +393,7 @@ fn ucs4_and_validation(engine: &Engine, dir: &Path, names: &[&str], rounds: usiz
             let Ok(text) = std::fs::read(dir.join(format!("{name}-Lipsum.utf8.txt"))) else {
                 continue;
             };
-            let inputs = ALL.map(|d| (d, text.clone()));
+            let inputs = Dialect::ALL.map(|d| (d, text.clone()));
             let (rates, worst) = decode_side_by_side(engine, &inputs, validate, rounds);
             println!("| {name} | {} | {worst:.2}x |", cells(&rates));
         }

@@ -97,6 +97,18 @@ pub enum Dialect {
     Generalized,
 }
 
+impl Dialect {
+    /// Every dialect, RFC 3629 first.
+    pub const ALL: [Dialect; 6] = [
+        Dialect::Standard,
+        Dialect::Legacy,
+        Dialect::Cesu8,
+        Dialect::Mutf8,
+        Dialect::Wtf8,
+        Dialect::Generalized,
+    ];
+}
+
 /// The replacement policy with U+FFFD.
 pub const REPLACE: Policy = Policy::Replace('\u{FFFD}');
 
