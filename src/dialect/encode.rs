@@ -2,6 +2,7 @@
 //! fall back to for the units they leave alone.
 
 use crate::scalar::encode::unit_error;
+use crate::scalar::legacy::unescape;
 use crate::scalar::sink::Sink;
 use crate::scalar::utf16::{Next, Units};
 use crate::{ByteOrder, Dialect, EncodePolicy, ErrorKind, Progress, Status};
@@ -93,12 +94,8 @@ fn handle(
             let len = form(dialect, c as u32, false, buf).unwrap_or(0);
             Ok(&buf[..len])
         }
-        // Modified UTF-8 also escapes 00 (to U+DC00), the one ASCII byte
-        // it refuses, so that decoding then encoding under escape gives
-        // back any byte string there too.
-        EncodePolicy::Escape
-            if (0xDC80..=0xDCFF).contains(&unit) || dialect == Dialect::Mutf8 && unit == 0xDC00 =>
-        {
+        // Modified UTF-8 also escapes 00, the one ASCII byte it refuses.
+        EncodePolicy::Escape if unescape(unit, dialect == Dialect::Mutf8).is_some() => {
             buf[0] = unit as u8;
             Ok(&buf[..1])
         }

@@ -1,5 +1,6 @@
 //! Code points to UTF-8.
 
+use super::legacy::unescape;
 use super::sink::Sink;
 use crate::types::{EncodePolicy, ErrorKind, Progress, Status, Utf8Error};
 
@@ -16,7 +17,7 @@ pub(crate) fn unit_bytes(
         Some(c) => Ok(c.encode_utf8(buf).as_bytes()),
         None => match policy {
             EncodePolicy::Replace(c) => Ok(c.encode_utf8(buf).as_bytes()),
-            EncodePolicy::Escape if (0xDC80..=0xDCFF).contains(&unit) => {
+            EncodePolicy::Escape if unescape(unit, false).is_some() => {
                 buf[0] = unit as u8;
                 Ok(&buf[..1])
             }

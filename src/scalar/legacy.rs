@@ -26,3 +26,11 @@ pub fn cp1252(b: u8) -> u32 {
 pub fn escape(b: u8) -> u32 {
     0xDC00 | b as u32
 }
+
+/// The byte that `unit` escapes, if it is one [`escape`] makes: U+DC80..
+/// U+DCFF, and with `zero` (Modified UTF-8, where 00 is ill-formed) also
+/// U+DC00.
+#[inline]
+pub fn unescape(unit: u32, zero: bool) -> Option<u8> {
+    ((0xDC80..=0xDCFF).contains(&unit) || zero && unit == 0xDC00).then_some(unit as u8)
+}
