@@ -58,6 +58,21 @@ pub(crate) fn group_ascii_nonzero(b: &[u8]) -> bool {
     flags.iter().all(|&f| f < 0x80) && all_ascii_nonzero(rest)
 }
 
+/// Whether the bytes of `b` (a whole number of 16-byte lanes, 128 or more
+/// for speed) are all ASCII: each lane's OR, tested once at the end, the
+/// shape of [`group_ascii_nonzero`]. A [`block_is_ascii`] test every 32
+/// bytes ran CESU-8's plain runs at 0.86x RFC 3629's validation on Zen 4.
+#[inline(always)]
+pub(crate) fn group_is_ascii(b: &[u8]) -> bool {
+    let mut or = [0u8; 16];
+    for chunk in b.chunks_exact(16) {
+        for k in 0..16 {
+            or[k] |= chunk[k];
+        }
+    }
+    or.iter().all(|&f| f < 0x80) && b.chunks_exact(16).remainder().iter().all(|&x| x < 0x80)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,6 +104,22 @@ mod tests {
                 block[at] = 1;
                 assert!(all_ascii_nonzero(&block));
                 block[at] = fill;
+            }
+        }
+    }
+
+    #[test]
+    fn groups_see_any_high_bit_anywhere() {
+        for len in (0..40).chain(120..=140) {
+            let mut group = vec![0x7Fu8; len];
+            assert!(group_is_ascii(&group));
+            for at in 0..len {
+                for high in 0x80..=0xFFu8 {
+                    group[at] = high;
+                    assert!(!group_is_ascii(&group), "{high:02X} at {at} of {len}");
+                }
+                group[at] = 0;
+                assert!(group_is_ascii(&group));
             }
         }
     }
