@@ -24,8 +24,8 @@ use crate::arch::{restart_point, FastStop};
 
 use super::super::tables;
 use super::utf8::{
-    bytes, check_block, ends_incomplete, flagged_bytes, load_block, low_bits, non_ascii,
-    stop_bytes, FOURS, FOURS_ZERO, NO_STOPS,
+    bytes, check_block, check_block_flagging_fours, ends_incomplete, flagged_bytes, load_block,
+    low_bits, non_ascii, stop_bytes, FOURS, FOURS_ZERO, NO_STOPS,
 };
 
 const fn dwords(f: [u32; 8]) -> __m512i {
@@ -106,19 +106,19 @@ const fn pair(g: usize) -> __m512i {
 }
 const PAIR: [__m512i; 4] = [pair(0), pair(1), pair(2), pair(3)];
 
-/// For half `h` of a block's leads (compressed) and the bytes after them:
-/// 16-bit lane `j` takes lead `32h+j` and its next byte.
-const fn pair16(h: usize) -> __m512i {
+/// For half `h` of a block: 16-bit lane `j` takes byte `32h+j` (low) and
+/// the byte after it (high), over the block and the next one.
+const fn each_with_next(h: usize) -> __m512i {
     let mut idx = [0u8; 64];
     let mut j = 0;
     while j < 32 {
         idx[2 * j] = (32 * h + j) as u8;
-        idx[2 * j + 1] = (64 + 32 * h + j) as u8;
+        idx[2 * j + 1] = (32 * h + j + 1) as u8;
         j += 1;
     }
     bytes(idx)
 }
-const PAIR16: [__m512i; 2] = [pair16(0), pair16(1)];
+const EACH_WITH_NEXT: [__m512i; 2] = [each_with_next(0), each_with_next(1)];
 
 const PAIR_BYTES: u64 = 0x3333_3333_3333_3333;
 
@@ -342,20 +342,28 @@ const DUP16: [__m512i; 2] = [repeat_each(0, 2), repeat_each(32, 2)];
 /// to a vector of 16-bit lanes.
 ///
 /// Each character's last byte and the one before it are gathered into a
-/// 16-bit lane (last lowest), its lead into another. One multiply-add
-/// joins the two bytes' low six bits, which is the whole code point of a
-/// 2-byte character (C2..DF keep bit 5 clear, so `& 0x3F` takes just the
-/// lead's payload) and all but the lead's payload of a 3-byte one, which
-/// a shift by 12 in 16 bits supplies; ASCII takes its lead. The last
-/// byte's position is the lead's plus 0, 1 or 2 (by the lead), so one
-/// compress finds the leads and one the last bytes, up to byte 65 (which
-/// is in the next block). Against the general path's 4-byte gathers and
-/// variable shifts for 16 characters, this takes half the instructions.
+/// 16-bit lane (last lowest), and the byte two before the last, doubled,
+/// into another. One multiply-add joins the two bytes' low six bits,
+/// which is the whole code point of a 2-byte character (C2..DF keep bit 5
+/// clear, so `& 0x3F` takes just the lead's payload) and all but the
+/// lead's payload of a 3-byte one, whose lead is the byte two before the
+/// last, and which a shift by 12 in 16 bits supplies; ASCII takes its last
+/// byte. The last byte's position is the lead's plus 0, 1 or 2 (by the
+/// lead), so one compress finds the last bytes, up to byte 65 (which is
+/// in the next block). The byte two before the last is E0..EF only for a
+/// 3-byte character (a 3-byte lead there would cover the last byte of a
+/// shorter one). Its position is clamped at 0 for a character that ends
+/// in byte 1 (the byte there is then the character's own lead, or ASCII);
+/// for an ASCII character in byte 0 the index wraps into the next block,
+/// and what it gathers is overridden by ASCII's own selection. Against
+/// the general path's 4-byte gathers and variable shifts for 16
+/// characters, this takes half the instructions; gathering the leads
+/// through their own compressed positions, as before, took two more
+/// shuffles a block (Chinese to UTF-16 on Zen 4 8.1 -> 8.4 GB/s, Hindi
+/// 8.2 -> 8.8).
 struct BmpUnits {
     block: __m512i,
     next: __m512i,
-    /// Lead positions, compressed.
-    firsts: __m512i,
     /// Last-byte positions, compressed.
     lasts: __m512i,
 }
@@ -372,7 +380,6 @@ impl BmpUnits {
         Self {
             block,
             next,
-            firsts: _mm512_maskz_compress_epi8(leads, IOTA),
             lasts: _mm512_maskz_compress_epi8(leads, lasts),
         }
     }
@@ -387,20 +394,72 @@ impl BmpUnits {
             _mm512_set1_epi16(0xFF00u16 as i16),
         );
         let tails = _mm512_permutex2var_epi8(self.block, at, self.next);
+        // The byte two before the last in both bytes, clamped at byte 0.
         let leads = _mm512_permutex2var_epi8(
             self.block,
-            _mm512_permutexvar_epi8(DUP16[h], self.firsts),
+            _mm512_subs_epu8(at, _mm512_set1_epi16(0x0102)),
             self.next,
         );
         let low = _mm512_maddubs_epi16(
             _mm512_and_si512(tails, _mm512_set1_epi16(0x3F3F)),
             _mm512_set1_epi16(0x4001),
         );
-        // A lead doubled in 16 bits: E0E0.. for 3 bytes, below 8000 ASCII.
+        // A lead doubled in 16 bits: E0E0.. for 3 bytes.
         let three = _mm512_cmpge_epu16_mask(leads, _mm512_set1_epi16(0xE000u16 as i16));
-        let ascii = _mm512_cmplt_epu16_mask(leads, _mm512_set1_epi16(0x8000u16 as i16));
+        let ascii = _mm512_testn_epi16_mask(tails, _mm512_set1_epi16(0x80));
         let cps = _mm512_or_si512(low, _mm512_maskz_slli_epi16::<12>(three, leads));
-        _mm512_mask_mov_epi16(cps, ascii, _mm512_srli_epi16::<8>(leads))
+        _mm512_mask_mov_epi16(cps, ascii, _mm512_and_si512(tails, _mm512_set1_epi16(0x7F)))
+    }
+}
+
+/// Writes the `n` characters whose leads are set in `leads`, none of them
+/// longer than 2 bytes, to `out` in the form.
+///
+/// # Safety
+/// `out` has room for `n` units.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2")]
+#[inline]
+unsafe fn emit_short<const UTF16: bool, const SWAP: bool>(
+    block: __m512i,
+    next: __m512i,
+    leads: u64,
+    n: usize,
+    out: *mut u8,
+) {
+    let unit = if UTF16 { 2 } else { 4 };
+    if UTF16 {
+        // Every byte with the one after it in a 16-bit lane, 32 lanes a
+        // half, joined, then the leads' lanes compressed: four shuffles a
+        // block, where compressing the leads and their next bytes first,
+        // then pairing them up, took six (Cyrillic on Zen 4: 7.3 -> 7.9
+        // GB/s).
+        let mut done = 0;
+        for (h, at) in EACH_WITH_NEXT.iter().enumerate() {
+            let units = assemble_short16(_mm512_permutex2var_epi8(block, *at, next));
+            let units = if SWAP { swap16(units) } else { units };
+            let keep = (leads >> (32 * h)) as u32;
+            let packed = _mm512_maskz_compress_epi16(keep, units);
+            let k = keep.count_ones() as usize;
+            // SAFETY: `k` of the `n` units the caller has room for.
+            unsafe {
+                _mm512_mask_storeu_epi16(out.add(2 * done).cast(), low_bits(k) as u32, packed)
+            };
+            done += k;
+        }
+        return;
+    }
+    // To UCS-4: compress the leads and the bytes after them, then pair
+    // them up 16 at a time.
+    let firsts = _mm512_maskz_compress_epi8(leads, block);
+    let seconds =
+        _mm512_maskz_compress_epi8(leads, _mm512_permutex2var_epi8(block, NEXT_BYTES, next));
+    for (g, pair) in PAIR.iter().enumerate().take(n.div_ceil(16)) {
+        let lanes = _mm512_maskz_permutex2var_epi8(PAIR_BYTES, firsts, *pair, seconds);
+        let scalars = assemble_short(lanes);
+        // SAFETY: lanes beyond the n characters are masked off.
+        unsafe {
+            store::<UTF16, SWAP>(out.add(16 * g * unit), low_bits(n - 16 * g) as u16, scalars)
+        };
     }
 }
 
@@ -476,29 +535,14 @@ unsafe fn emit<const UTF16: bool, const SWAP: bool, const _STOPS: u8>(
     }
     let long = _mm512_cmpge_epu8_mask(block, _mm512_set1_epi8(0xE0u8 as i8));
     if long == 0 {
-        // One- and two-byte characters only: compress the leads and the
-        // bytes after them, then pair them up 16 at a time (32 for UTF-16,
-        // whose units are as wide as a lead and its next byte).
-        let firsts = _mm512_maskz_compress_epi8(leads, block);
-        let seconds =
-            _mm512_maskz_compress_epi8(leads, _mm512_permutex2var_epi8(block, NEXT_BYTES, next));
-        if UTF16 {
-            for (h, pair) in PAIR16.iter().enumerate().take(n.div_ceil(32)) {
-                let units = assemble_short16(_mm512_permutex2var_epi8(firsts, *pair, seconds));
-                // SAFETY: units beyond the n characters are not written.
-                unsafe { store_units::<SWAP>(out.add(64 * h), n - 32 * h, units) };
-            }
-            return (n, false);
-        }
-        for (g, pair) in PAIR.iter().enumerate().take(n.div_ceil(16)) {
-            let lanes = _mm512_maskz_permutex2var_epi8(PAIR_BYTES, firsts, *pair, seconds);
-            let scalars = assemble_short(lanes);
-            // SAFETY: lanes beyond the n characters are masked off.
-            unsafe {
-                store::<UTF16, SWAP>(out.add(16 * g * unit), low_bits(n - 16 * g) as u16, scalars)
-            };
-        }
-        return (n, false);
+        // SAFETY: the caller's promise.
+        unsafe { emit_short::<UTF16, SWAP>(block, next, leads, n, out) };
+        // Alphabetic text goes on in [`bmp_run`]; mostly-ASCII text, whose
+        // blocks with a 2-byte character are scattered, would leave it at
+        // once (handed over at every such block, ASCII with 1% 2-byte
+        // characters decoded at half speed).
+        let dense = non_ascii(block).count_ones() >= 16 && non_ascii(next) != 0;
+        return (n, UTF16 && dense && !has_four_lead(next));
     }
     let fours = _mm512_cmpge_epu8_mask(block, _mm512_set1_epi8(0xF0u8 as i8)) & leads;
     if fours == 0 {
@@ -606,14 +650,19 @@ fn not_plain<const STOPS: u8>(block: __m512i, live: u64) -> bool {
 /// The decoder, writing units of the form (`UTF16`, `SWAP`: see [`store`]).
 /// `cap` counts units.
 ///
-/// Text without 4-byte characters (CJK, Indic, Korean) runs in a loop of
-/// its own, [`bmp_run`], with a fraction of the general loop's
-/// ([`decode_blocks`]) bookkeeping: the general loop returns when two
-/// blocks in a row have taken its BMP path, `bmp_run` goes on while it
-/// can, and the general loop starts again where it stopped. Both stop at
-/// character boundaries, so a new start needs no context. The two loops
-/// are apart because together, even with the BMP loop never entered, they
-/// slowed Emoji and Cyrillic decoding 5-18% (registers and code layout).
+/// Text without 4-byte characters (CJK, Indic, Korean; to UTF-16, also
+/// alphabetic text dense in 2-byte characters) runs in a loop of its own,
+/// [`bmp_run`], with a fraction of the general loop's ([`decode_blocks`])
+/// bookkeeping: the general loop returns when two blocks in a row have
+/// taken its BMP path, `bmp_run` goes on while it can, and the general
+/// loop starts again where it stopped. Both stop at character boundaries,
+/// so a new start needs no context. The two loops are apart because
+/// together, even with the BMP loop never entered, they slowed Emoji and
+/// Cyrillic decoding 5-18% (registers and code layout). Handing Cyrillic
+/// over took it from 7.9 to 8.7 GB/s to UTF-16 on Zen 4, but to UCS-4 it
+/// slowed CJK 4% and ASCII with 1% 2-byte characters 15% (code layout
+/// again: those never took the new path), so UCS-4 keeps 1-2-byte text in
+/// the general loop.
 ///
 /// # Safety
 /// As for [`decode`], with `out` pointing to `cap` units of the form.
@@ -683,26 +732,34 @@ unsafe fn bmp_run<const UTF16: bool, const SWAP: bool, const STOPS: u8>(
 ) -> (usize, usize) {
     let unit = if UTF16 { 2 } else { 4 };
     let (ptr, len) = (src.as_ptr(), src.len());
-    // Bytes F0..FF and the stops, as nonzero bytes.
+    // Bytes F0..FF and the stops, as nonzero bytes (the stops of CESU-8
+    // and Modified UTF-8 include F0..FF already).
     let unwanted = |x| {
-        _mm512_or_si512(
-            stop_bytes::<STOPS>(x, u64::MAX),
-            _mm512_subs_epu8(x, _mm512_set1_epi8(0xEFu8 as i8)),
-        )
+        if STOPS == NO_STOPS {
+            _mm512_subs_epu8(x, _mm512_set1_epi8(0xEFu8 as i8))
+        } else {
+            stop_bytes::<STOPS>(x, u64::MAX)
+        }
     };
     if len - p < 128 {
         return (p, written);
     }
     // SAFETY: p + 128 <= len.
     let mut block = unsafe { _mm512_loadu_si512(ptr.add(p).cast()) };
-    let bad = _mm512_or_si512(check_block(block, _mm512_setzero_si512()), unwanted(block));
+    let bad = _mm512_or_si512(
+        check_block_flagging_fours(block, _mm512_setzero_si512()),
+        unwanted(block),
+    );
     if flagged_bytes(bad) != 0 {
         return (p, written);
     }
     while len - p >= 128 && cap - written >= 64 {
         // SAFETY: p + 128 <= len.
         let following = unsafe { _mm512_loadu_si512(ptr.add(p + 64).cast()) };
-        let bad = _mm512_or_si512(check_block(following, block), unwanted(following));
+        let bad = _mm512_or_si512(
+            check_block_flagging_fours(following, block),
+            unwanted(following),
+        );
         if flagged_bytes(bad) != 0 || non_ascii(following) == 0 {
             break;
         }
@@ -711,7 +768,12 @@ unsafe fn bmp_run<const UTF16: bool, const SWAP: bool, const STOPS: u8>(
         let n = leads.count_ones() as usize;
         // SAFETY: room for 64 units was checked just above.
         unsafe {
-            emit_bmp::<UTF16, SWAP>(block, following, leads, long, n, out.add(written * unit))
+            let out = out.add(written * unit);
+            if UTF16 && long == 0 {
+                emit_short::<UTF16, SWAP>(block, following, leads, n, out)
+            } else {
+                emit_bmp::<UTF16, SWAP>(block, following, leads, long, n, out)
+            }
         };
         written += n;
         p += 64;
