@@ -185,28 +185,38 @@ fn pair_kernels_take_exactly_the_leading_pairs() {
 
 /// Modified UTF-8's 00 amid long runs of 2-byte text, which the AVX-512
 /// validator certifies with its pair test (groups of ASCII and 2-byte
-/// characters only), at many places: every stopping kernel flags it.
+/// characters only), and of 3-byte text, where AVX-512's BMP decoding loop
+/// finds it through its lookup tables (the byte after a 00), at many
+/// places: every stopping kernel flags it, to UTF-16 and to UCS-4.
 #[test]
-fn zero_amid_two_byte_text_is_flagged() {
-    let line = "Съешь же ещё этих мягких французских булок, да выпей чаю. ";
-    let text = line.repeat(12_000 / line.len() + 1);
-    for e in engines() {
-        let mut p = 0;
-        while p < text.len() {
-            if text.is_char_boundary(p) {
-                let src = [&text.as_bytes()[..p], b"\0", &text.as_bytes()[p..]].concat();
-                let stop = e.validate_stopping(&src, Stops::FoursAndZero);
-                assert_eq!(stop.flagged, Some(p), "{:?} {p}", e.tier());
-                let mut units = vec![0u16; src.len()];
-                let stop = e.decode_utf16_stopping(
-                    &src,
-                    &mut units,
-                    ByteOrder::Native,
-                    Stops::FoursAndZero,
-                );
-                assert_eq!(stop.flagged, Some(p), "{:?} {p}", e.tier());
+fn zero_amid_two_and_three_byte_text_is_flagged() {
+    let lines = [
+        "Съешь же ещё этих мягких французских булок, да выпей чаю. ",
+        "いろはにほへと ちりぬるを わかよたれそ つねならむ 色は匂へど散りぬるを、",
+    ];
+    for line in lines {
+        let text = line.repeat(12_000 / line.len() + 1);
+        for e in engines() {
+            let mut p = 0;
+            while p < text.len() {
+                if text.is_char_boundary(p) {
+                    let src = [&text.as_bytes()[..p], b"\0", &text.as_bytes()[p..]].concat();
+                    let stop = e.validate_stopping(&src, Stops::FoursAndZero);
+                    assert_eq!(stop.flagged, Some(p), "{:?} {p}", e.tier());
+                    let mut units = vec![0u16; src.len()];
+                    let stop = e.decode_utf16_stopping(
+                        &src,
+                        &mut units,
+                        ByteOrder::Native,
+                        Stops::FoursAndZero,
+                    );
+                    assert_eq!(stop.flagged, Some(p), "{:?} {p}", e.tier());
+                    let mut cps = vec![0u32; src.len()];
+                    let stop = e.decode_stopping(&src, &mut cps, Stops::FoursAndZero);
+                    assert_eq!(stop.flagged, Some(p), "{:?} {p}", e.tier());
+                }
+                p += 1 + 97 * stride();
             }
-            p += 1 + 97 * stride();
         }
     }
 }

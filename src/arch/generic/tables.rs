@@ -46,6 +46,29 @@ pub(crate) const BYTE_1_HIGH_FOURS: [u8; 16] = {
     t
 };
 
+/// The three tables for a check whose caller flags bytes F0..FF itself
+/// and must also stop at 00 (Modified UTF-8 in AVX-512's BMP decoding
+/// loop): the bit that only lead F0..FF used (`TOO_LARGE_1000` and
+/// `OVERLONG_4`) is taken out of those rows and set instead in
+/// [`BYTE_1_HIGH`]'s row 0, [`BYTE_1_LOW`]'s row 0 and every row of
+/// [`BYTE_2_HIGH`], so that it marks exactly the bytes after a 00. What
+/// else the tables flag is unchanged, but for pairs led by F0..FF.
+#[cfg(target_arch = "x86_64")]
+pub(crate) const ZERO_STOP_TABLES: [[u8; 16]; 3] = {
+    const AFTER_ZERO: u8 = TOO_LARGE_1000;
+    let (mut high, mut low, mut second) = (BYTE_1_HIGH, BYTE_1_LOW, BYTE_2_HIGH);
+    high[15] &= !AFTER_ZERO;
+    high[0] |= AFTER_ZERO;
+    let mut k = 0;
+    while k < 16 {
+        low[k] &= !AFTER_ZERO;
+        second[k] |= AFTER_ZERO;
+        k += 1;
+    }
+    low[0] |= AFTER_ZERO;
+    [high, low, second]
+};
+
 /// Indexed by the low nibble of the previous byte.
 pub(crate) const BYTE_1_LOW: [u8; 16] = [
     CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4, // ____0000

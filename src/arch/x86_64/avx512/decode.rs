@@ -732,22 +732,19 @@ unsafe fn bmp_run<const UTF16: bool, const SWAP: bool, const STOPS: u8>(
 ) -> (usize, usize) {
     let unit = if UTF16 { 2 } else { 4 };
     let (ptr, len) = (src.as_ptr(), src.len());
-    // Bytes F0..FF and the stops, as nonzero bytes (the stops of CESU-8
-    // and Modified UTF-8 include F0..FF already).
-    let unwanted = |x| {
-        if STOPS == NO_STOPS {
-            _mm512_subs_epu8(x, _mm512_set1_epi8(0xEFu8 as i8))
-        } else {
-            stop_bytes::<STOPS>(x, u64::MAX)
-        }
-    };
+    // Bytes F0..FF (CESU-8's stops, and Modified UTF-8's but 00, which
+    // the check flags), as nonzero bytes.
+    let unwanted = |x| _mm512_subs_epu8(x, _mm512_set1_epi8(0xEFu8 as i8));
+    let zero = STOPS == FOURS_ZERO;
     if len - p < 128 {
         return (p, written);
     }
     // SAFETY: p + 128 <= len.
     let mut block = unsafe { _mm512_loadu_si512(ptr.add(p).cast()) };
+    // As if after ASCII other than 00: `p` is a character boundary.
+    let before = _mm512_set1_epi8(b' ' as i8);
     let bad = _mm512_or_si512(
-        check_block_flagging_fours(block, _mm512_setzero_si512()),
+        check_block_flagging_fours(block, before, zero),
         unwanted(block),
     );
     if flagged_bytes(bad) != 0 {
@@ -757,7 +754,7 @@ unsafe fn bmp_run<const UTF16: bool, const SWAP: bool, const STOPS: u8>(
         // SAFETY: p + 128 <= len.
         let following = unsafe { _mm512_loadu_si512(ptr.add(p + 64).cast()) };
         let bad = _mm512_or_si512(
-            check_block_flagging_fours(following, block),
+            check_block_flagging_fours(following, block, zero),
             unwanted(following),
         );
         if flagged_bytes(bad) != 0 || non_ascii(following) == 0 {
