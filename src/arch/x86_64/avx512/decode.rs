@@ -4,10 +4,12 @@
 //! after block `k+1` validated, because a character led in `k` may end in
 //! `k+1`. Each block takes the cheapest of three paths, by its longest
 //! character:
-//! - up to 2 bytes (most alphabetic scripts): the leads and the bytes
+//! - up to 2 bytes (most alphabetic scripts): to UTF-16, every byte is
+//!   paired with the next in a 16-bit lane and joined, and the leads' lanes
+//!   are compressed ([`emit_short`]); to UCS-4, the leads and the bytes
 //!   right after them are compressed into two vectors, and each group of
-//!   16 (32 for UTF-16) pairs them up with one permute and joins them with
-//!   a shift and a select;
+//!   16 pairs them up with one permute and joins them with a shift and a
+//!   select;
 //! - up to 3 bytes (CJK, Indic scripts, Korean): [`BmpUnits`] gathers each
 //!   character's lead and last two bytes into 16-bit lanes, 32 a vector;
 //! - with a 4-byte character: the lead positions are compressed into one
