@@ -428,7 +428,6 @@ unsafe fn emit_short<const UTF16: bool, const SWAP: bool>(
     n: usize,
     out: *mut u8,
 ) {
-    let unit = if UTF16 { 2 } else { 4 };
     if UTF16 {
         // Every byte with the one after it in a 16-bit lane, 32 lanes a
         // half, joined, then the leads' lanes compressed: four shuffles a
@@ -459,9 +458,7 @@ unsafe fn emit_short<const UTF16: bool, const SWAP: bool>(
         let lanes = _mm512_maskz_permutex2var_epi8(PAIR_BYTES, firsts, *pair, seconds);
         let scalars = assemble_short(lanes);
         // SAFETY: lanes beyond the n characters are masked off.
-        unsafe {
-            store::<UTF16, SWAP>(out.add(16 * g * unit), low_bits(n - 16 * g) as u16, scalars)
-        };
+        unsafe { store::<false, SWAP>(out.add(64 * g), low_bits(n - 16 * g) as u16, scalars) };
     }
 }
 
