@@ -34,13 +34,19 @@ impl Rng {
 }
 
 /// The innermost byte of an enumeration: every byte, or under an
-/// emulator (`U8X_EMULATED`, set by `.ci/run` for its qemu run) every
-/// 7th plus every range edge of Table 3-7, as `tests/common` does.
+/// emulator (`U8X_EMULATED`, set by `.ci/run` for its qemu runs) every
+/// 7th (every `U8X_EMULATED_STRIDE`th where that is set) plus every range
+/// edge of Table 3-7, as `tests/common` does.
 pub(crate) fn inner_bytes() -> Vec<u8> {
     if std::env::var_os("U8X_EMULATED").is_none_or(|v| v.is_empty()) {
         return (0..=255).collect();
     }
-    let mut v: Vec<u8> = (0..=255u8).step_by(7).collect();
+    let stride = std::env::var("U8X_EMULATED_STRIDE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&n: &usize| n > 0)
+        .unwrap_or(7);
+    let mut v: Vec<u8> = (0..=255u8).step_by(stride).collect();
     v.extend([
         0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xED, 0xEF,
         0xF0, 0xF4, 0xF5, 0xFF,

@@ -12,7 +12,11 @@
 //!   `validate` and `validate_chunk`; plus the escape round trip.
 //!
 //! Each test counts what it checked and asserts the count, so the
-//! enumeration cannot silently shrink.
+//! enumeration cannot silently shrink. Under an emulator (`U8X_EMULATED`,
+//! set by `.ci/run` for qemu) the 3-byte and F0..F4 enumerations take the
+//! last byte from [`common::inner_bytes`] (every 7th value plus each range
+//! edge of Table 3-7) and every value of the bytes before it; natively they
+//! take all 256.
 
 mod common;
 
@@ -454,31 +458,33 @@ fn every_input_of_0_to_2_bytes() {
 
 #[test]
 fn every_3_byte_input() {
+    let last = common::inner_bytes();
     let checked = par_items(256, |a, c| {
         for b in 0..=255u8 {
-            for d in 0..=255u8 {
+            for &d in &last {
                 c.check(&[a as u8, b, d]);
             }
         }
     });
     eprintln!("3 bytes: {checked} inputs");
-    assert_eq!(checked, 1 << 24);
+    assert_eq!(checked, (1 << 16) * last.len() as u64);
 }
 
 #[test]
 fn every_4_byte_input_starting_f0_to_f4() {
     // Work item: (lead, second byte).
+    let last = common::inner_bytes();
     let checked = par_items(5 * 256, |i, c| {
         let lead = 0xF0 + (i / 256) as u8;
         let b1 = (i % 256) as u8;
         for b2 in 0..=255u8 {
-            for b3 in 0..=255u8 {
+            for &b3 in &last {
                 c.check_lite(&[lead, b1, b2, b3]);
             }
         }
     });
     eprintln!("4 bytes F0..F4: {checked} inputs");
-    assert_eq!(checked, 5 << 24);
+    assert_eq!(checked, (5 << 16) * last.len() as u64);
 }
 
 #[test]
