@@ -211,6 +211,9 @@ fn stopped_at_error(src: &[u8], e: usize) -> FastStop {
 /// block before them: a group of [`validate`] and [`count`]. An ASCII block
 /// only carries the previous block's incomplete end into the errors; any
 /// other block is checked; nothing branches on an error inside the group.
+/// The four blocks' ASCII tests come first, ahead of every check: tested
+/// block by block, each check waited on its branch, which cost 5% of text
+/// of 3-byte characters, and of `ascii+1%2B`, on AMD Zen 4.
 ///
 /// # Safety
 /// Bytes `i..i+256` of `ptr` are readable.
@@ -221,18 +224,24 @@ pub(super) unsafe fn check_group<const STOPS: u8>(
     i: usize,
     prev: __m512i,
 ) -> ([__m512i; 4], bool) {
-    let step = |block: __m512i, last: __m512i| {
-        let found = if non_ascii(block) == 0 {
-            incomplete_end(last)
-        } else {
-            check_block(block, last)
-        };
-        _mm512_or_si512(found, stop_bytes::<STOPS>(block, u64::MAX))
-    };
     // SAFETY: bytes i..i+256 are readable (the caller's contract).
     let [a, b, c, d] =
         unsafe { [0, 64, 128, 192].map(|o| _mm512_loadu_si512(ptr.add(i + o).cast())) };
-    let found = [step(a, prev), step(b, a), step(c, b), step(d, c)];
+    let high = [a, b, c, d].map(|block| non_ascii(block));
+    let step = |block: __m512i, last: __m512i, high: u64| {
+        let found = if high != 0 {
+            check_block(block, last)
+        } else {
+            incomplete_end(last)
+        };
+        _mm512_or_si512(found, stop_bytes::<STOPS>(block, u64::MAX))
+    };
+    let found = [
+        step(a, prev, high[0]),
+        step(b, a, high[1]),
+        step(c, b, high[2]),
+        step(d, c, high[3]),
+    ];
     let errors =
         _mm512_ternarylogic_epi32::<0xFE>(found[0], found[1], _mm512_or_si512(found[2], found[3]));
     ([a, b, c, d], flagged_bytes(errors) != 0)
