@@ -45,7 +45,7 @@ const fn shift_by(n: usize) -> __m512i {
     }
     bytes(idx)
 }
-const SHIFT_1: __m512i = shift_by(1);
+pub(super) const SHIFT_1: __m512i = shift_by(1);
 const SHIFT_2: __m512i = shift_by(2);
 const SHIFT_3: __m512i = shift_by(3);
 
@@ -353,12 +353,10 @@ unsafe fn validate_with<const STOPS: u8>(src: &[u8]) -> FastStop {
         }
         ascii_group = all_ascii::<STOPS>(blocks);
         (i, prev) = (i + 256, blocks[3]);
-        // Now and then (at every 2048th byte): if every block of the group
-        // has 2-byte characters and none longer, the pair test may take
-        // over (a fraction of the work; a group it rejects comes back
-        // here). Text with scattered 2-byte characters, where some blocks
-        // are ASCII, runs as fast here.
-        if i % 2048 == 0 && below_e0(blocks) && blocks.iter().all(|&b| non_ascii(b) != 0) {
+        // Now and then (at every 2048th byte): if the group has 2-byte
+        // characters and none longer, the pair test may take over (a
+        // fraction of the work; a group it rejects comes back here).
+        if i % 2048 == 0 && !ascii_group && below_e0(blocks) {
             // SAFETY: forwarded from this function's contract.
             (i, prev) = unsafe { pairs_run::<STOPS>(src, i, prev) };
         }
