@@ -56,33 +56,11 @@ pub(super) fn check_block(input: __m256i, prev: __m256i) -> __m256i {
 #[target_feature(enable = "avx2")]
 #[inline]
 fn check_block_with<const STOPS: u8>(input: __m256i, prev: __m256i) -> __m256i {
-    let byte_1_high = if STOPS == NO_STOPS {
-        BYTE_1_HIGH
-    } else {
-        BYTE_1_HIGH_FOURS
-    };
     let before = _mm256_permute2x128_si256::<0x21>(prev, input);
     let prev1 = _mm256_alignr_epi8::<15>(input, before);
     let prev2 = _mm256_alignr_epi8::<14>(input, before);
     let prev3 = _mm256_alignr_epi8::<13>(input, before);
-    let nibble = _mm256_set1_epi8(0x0F);
-    let prev1_high = _mm256_and_si256(_mm256_srli_epi16::<4>(prev1), nibble);
-    let prev1_low = _mm256_and_si256(prev1, nibble);
-    let input_high = _mm256_and_si256(_mm256_srli_epi16::<4>(input), nibble);
-    let special = _mm256_and_si256(
-        _mm256_and_si256(
-            _mm256_shuffle_epi8(byte_1_high, prev1_high),
-            _mm256_shuffle_epi8(BYTE_1_LOW, prev1_low),
-        ),
-        _mm256_shuffle_epi8(BYTE_2_HIGH, input_high),
-    );
-    let third = _mm256_subs_epu8(prev2, _mm256_set1_epi8(0xE0u8.wrapping_sub(0x80) as i8));
-    let fourth = _mm256_subs_epu8(prev3, _mm256_set1_epi8(0xF0u8.wrapping_sub(0x80) as i8));
-    let must_continue = _mm256_and_si256(
-        _mm256_or_si256(third, fourth),
-        _mm256_set1_epi8(0x80u8 as i8),
-    );
-    _mm256_xor_si256(must_continue, special)
+    check_after::<STOPS>(input, [prev1, prev2, prev3])
 }
 
 /// [`check_block_with`] for the block at `ptr`, whose three bytes before
@@ -98,13 +76,21 @@ fn check_block_with<const STOPS: u8>(input: __m256i, prev: __m256i) -> __m256i {
 #[target_feature(enable = "avx2")]
 #[inline]
 unsafe fn check_block_at<const STOPS: u8>(ptr: *const u8, input: __m256i) -> __m256i {
+    // SAFETY: bytes ptr-3..ptr+31 are readable (the caller's contract).
+    let before = unsafe { [1, 2, 3].map(|o| _mm256_loadu_si256(ptr.sub(o).cast())) };
+    check_after::<STOPS>(input, before)
+}
+
+/// Error bits for each byte of `input`, given the bytes 1, 2 and 3 places
+/// before each; with `STOPS`, also the byte after each F0..FF.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn check_after<const STOPS: u8>(input: __m256i, [prev1, prev2, prev3]: [__m256i; 3]) -> __m256i {
     let byte_1_high = if STOPS == NO_STOPS {
         BYTE_1_HIGH
     } else {
         BYTE_1_HIGH_FOURS
     };
-    // SAFETY: bytes ptr-3..ptr+31 are readable (the caller's contract).
-    let [prev1, prev2, prev3] = unsafe { [1, 2, 3].map(|o| _mm256_loadu_si256(ptr.sub(o).cast())) };
     let nibble = _mm256_set1_epi8(0x0F);
     let prev1_high = _mm256_and_si256(_mm256_srli_epi16::<4>(prev1), nibble);
     let prev1_low = _mm256_and_si256(prev1, nibble);

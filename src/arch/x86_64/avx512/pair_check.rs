@@ -80,8 +80,7 @@ pub(super) unsafe fn pairs_run<const STOPS: u8>(
 /// continuation (10xxxxxx: bit 7 and not bit 6) exactly when the byte
 /// before it is a lead (11xxxxxx below 0xE0: bits 7 and 6), and no byte is
 /// C0 or C1. Four operations a block and no mask moved to a general
-/// register: on AMD Zen 4 the mask form ([`pairs_run`]) keeps the integer
-/// units busy.
+/// register (the earlier mask form kept AMD Zen 4's integer units busy).
 ///
 /// # Safety
 /// Bytes `i..i + 256` of `ptr` are readable.
