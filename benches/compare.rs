@@ -20,6 +20,9 @@
 //! API (best tier for this CPU) and every other available tier, forced with
 //! `u8x::Engine::new`. Each gets its own column and its own ratio column.
 
+#[path = "common/vector_state.rs"]
+mod vector_state;
+
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -948,6 +951,7 @@ impl Case {
 
     /// Seconds for `iters` back-to-back runs of `k`.
     fn time(&mut self, k: &Kernel, iters: u64) -> f64 {
+        vector_state::clear_upper_halves();
         let t = Instant::now();
         for _ in 0..iters {
             black_box(self.run(k));

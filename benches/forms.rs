@@ -12,6 +12,9 @@
 //! implementations interleaved round by round, aligned and at +16 bytes.
 //! Every implementation's output is checked against u8x's before timing.
 
+#[path = "common/vector_state.rs"]
+mod vector_state;
+
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -148,6 +151,7 @@ fn measure(runs: &mut [Run], bytes: usize, rounds: usize, round_ms: f64) -> Vec<
     let mut best = vec![f64::INFINITY; runs.len()];
     for _ in 0..rounds {
         for (i, r) in runs.iter_mut().enumerate() {
+            vector_state::clear_upper_halves();
             let t = Instant::now();
             for _ in 0..iters[i] {
                 black_box(r(false));
