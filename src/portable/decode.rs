@@ -87,6 +87,9 @@ pub(crate) trait Form {
     /// Writes the code point `c`, U+10000 or above, at the start of `out`:
     /// how many units, or `None` if they do not fit.
     fn supplementary(out: &mut [Self::Unit], c: u32) -> Option<usize>;
+    /// Writes two such code points, `c0` then `c1`: how many units, or
+    /// `None` (nothing written) if they do not both fit.
+    fn two_supplementary(out: &mut [Self::Unit], c0: u32, c1: u32) -> Option<usize>;
     /// Zero-extends a block of ASCII bytes into units.
     fn widen(block: &[u8; RUN_BLOCK], out: &mut [Self::Unit; RUN_BLOCK]);
 }
@@ -104,6 +107,11 @@ impl Form for Ucs4 {
     fn supplementary(out: &mut [u32], c: u32) -> Option<usize> {
         *out.first_mut()? = c;
         Some(1)
+    }
+    #[inline(always)]
+    fn two_supplementary(out: &mut [u32], c0: u32, c1: u32) -> Option<usize> {
+        *out.first_chunk_mut()? = [c0, c1];
+        Some(2)
     }
     /// Out of line on purpose: inlined next to the ASCII test, the compiler
     /// reused the test's loads and widened byte by byte; alone it widens
@@ -144,6 +152,14 @@ impl<const SWAP: bool> Form for Utf16<SWAP> {
         pair[0] = Self::unit(0xD800 | (v >> 10) as u16);
         pair[1] = Self::unit(0xDC00 | (v & 0x3FF) as u16);
         Some(2)
+    }
+    #[inline(always)]
+    fn two_supplementary(out: &mut [u16], c0: u32, c1: u32) -> Option<usize> {
+        let out: &mut [u16; 4] = out.first_chunk_mut()?;
+        let (a, b) = out.split_at_mut(2);
+        Self::supplementary(a, c0)?;
+        Self::supplementary(b, c1)?;
+        Some(4)
     }
     /// Out of line, as [`Ucs4::widen`].
     #[inline(never)]
@@ -249,6 +265,36 @@ pub(crate) fn decode_valid<F: Form>(src: &[u8], dst: &mut [F::Unit]) -> FastStop
                 j += 1;
             }
         } else if len == 4 {
+            // Two characters a step while both are well formed and fit:
+            // one 8-byte load, one test of the eight bytes' tag bits, both
+            // code points computed at once (one in each 32-bit half), and
+            // their range (U+10000..U+10FFFF) tested instead of each
+            // second byte, which rules out the same F0 and F4 sequences,
+            // and F5..F7. The loop below takes what is left. (The same for
+            // three-byte characters, six bytes of eight, ran CJK no faster
+            // and Hindi and Korean 10% slower on Zen 5.)
+            while let Some(s) = src.get(i..i + 8) {
+                let w = u64::from_le_bytes(s.try_into().expect("8 bytes"));
+                let c = (w & 0x0000_0007_0000_0007) << 18
+                    | (w & 0x0000_3F00_0000_3F00) << 4
+                    | (w >> 10) & 0x0000_0FC0_0000_0FC0
+                    | (w >> 24) & 0x0000_003F_0000_003F;
+                // Each code point's bits from 16 up (at most 0x1F here)
+                // are 1..=16 when adding 15 sets bit 4 but not bit 5.
+                let planes = (c >> 16) & 0x0000_001F_0000_001F;
+                let bad = (w & 0xC0C0_C0F8_C0C0_C0F8 != 0x8080_80F0_8080_80F0)
+                    | ((planes + 0x0000_000F_0000_000F) & 0x0000_0030_0000_0030
+                        != 0x0000_0010_0000_0010);
+                if bad {
+                    break;
+                }
+                let Some(n) = F::two_supplementary(&mut dst[j..], c as u32, (c >> 32) as u32)
+                else {
+                    break;
+                };
+                i += 8;
+                j += n;
+            }
             while let Some(s) = src.get(i..i + 4) {
                 let w = u32::from_le_bytes([s[0], s[1], s[2], s[3]]);
                 let (low, width) = SECOND_RANGE[usize::from(s[0])];
@@ -321,18 +367,28 @@ mod tests {
     /// Every input of up to three bytes, and the four-byte inputs led by
     /// F0..FF with every second byte and the edge values of the others,
     /// against the reference: alone, and after a character of each length
-    /// (so that the loops over runs of one length see them too), each with
-    /// and without an ASCII byte after it (those loops read a whole word).
+    /// (so that the loops over runs of one length see them too) or two
+    /// four-byte ones, each with and without an ASCII byte after it (those
+    /// loops read whole words).
     /// Under an emulator the last byte takes the values of
     /// `samples::inner_bytes`.
     fn every_short_input<F: Reference>(fill: F::Unit)
     where
         F::Unit: PartialEq + core::fmt::Debug,
     {
-        for prefix in ["", "\u{E9}", "\u{20AC}", "\u{1F600}"] {
+        // After two four-byte characters, the input is the second of a
+        // pair that loop takes at once.
+        let prefixes = ["", "\u{E9}", "\u{20AC}", "\u{1F600}", "\u{1F600}\u{10FFFF}"];
+        for prefix in prefixes {
+            // After one four-byte character, and before another, it is the
+            // first of such a pair.
+            let afters: &[&[u8]] = match prefix {
+                "\u{1F600}" => &[b"", b"A", "\u{10000}".as_bytes()],
+                _ => &[b"", b"A"],
+            };
             let check = |tail: &[u8]| {
-                for after in [&b""[..], b"A"] {
-                    let mut src = [0u8; 9];
+                for after in afters {
+                    let mut src = [0u8; 16];
                     let n = prefix.len() + tail.len();
                     src[..prefix.len()].copy_from_slice(prefix.as_bytes());
                     src[prefix.len()..n].copy_from_slice(tail);
