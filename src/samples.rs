@@ -56,6 +56,32 @@ pub(crate) fn inner_bytes() -> Vec<u8> {
     v
 }
 
+/// Passes `check` every input of one to three bytes (the third from
+/// [`inner_bytes`]) and the four-byte inputs led by F0..FF with every
+/// second byte and the edge values of the others.
+pub(crate) fn each_short_input(mut check: impl FnMut(&[u8])) {
+    let inner = inner_bytes();
+    for a in 0..=255u8 {
+        check(&[a]);
+        for b in 0..=255u8 {
+            check(&[a, b]);
+            for &c in &inner {
+                check(&[a, b, c]);
+            }
+        }
+    }
+    let edges = [0x00, 0x7F, 0x80, 0xBF, 0xC0, 0xFF];
+    for a in 0xF0..=0xFFu8 {
+        for b in 0..=255u8 {
+            for c in edges {
+                for d in edges {
+                    check(&[a, b, c, d]);
+                }
+            }
+        }
+    }
+}
+
 /// Well-formed text of about `len` bytes whose characters are ASCII with
 /// probability `ascii`%, else of any length, with `damage` random bytes
 /// overwritten by random values (0 for valid text).

@@ -219,7 +219,8 @@ impl<F: FnMut(&[u8], &mut [u16], bool) -> FastStop> Output<u8> for DecodeUtf16<'
 
 /// The portable core's UTF-16 decoder, byte-swapped with `swap`.
 fn portable_utf16(src: &[u8], dst: &mut [u16], swap: bool) -> FastStop {
-    use portable::decode::{decode_valid, Utf16};
+    use portable::decode::decode_valid;
+    use portable::form::Utf16;
     if swap {
         decode_valid::<Utf16<true>>(src, dst)
     } else {
@@ -354,7 +355,7 @@ fn decode_any(
         Some(_) => decode_short(src, dst, policy, more_input),
         None => {
             let mut out = Decode {
-                fast: portable::decode::decode_valid::<portable::decode::Ucs4>,
+                fast: portable::decode::decode_valid::<portable::form::Ucs4>,
                 dst,
                 written: 0,
                 policy,

@@ -8,6 +8,8 @@
 //! lead (Table 3-7) is checked with one table load, one subtraction and one
 //! compare.
 
+use super::form::{Form, RUN_BLOCK};
+use super::mixed;
 use crate::arch::FastStop;
 
 /// For each lead byte of two to four bytes: the low bound of the second
@@ -64,9 +66,6 @@ fn multi_byte(src: &[u8], i: usize) -> Option<(u32, usize)> {
     }
 }
 
-/// Bytes per block of an ASCII run.
-const RUN_BLOCK: usize = 64;
-
 /// Whether the block is all ASCII: one OR over its eight words.
 #[inline(always)]
 fn block_is_ascii(block: &[u8; RUN_BLOCK]) -> bool {
@@ -76,98 +75,6 @@ fn block_is_ascii(block: &[u8; RUN_BLOCK]) -> bool {
         u64::from_ne_bytes(w)
     };
     (0..RUN_BLOCK / 8).fold(0, |acc, k| acc | word(k)) & 0x8080_8080_8080_8080 == 0
-}
-
-/// What the decoder writes: code points ([`Ucs4`]) or UTF-16 units
-/// ([`Utf16`]).
-pub(crate) trait Form {
-    type Unit: Copy;
-    /// The unit of a code point below U+10000.
-    fn bmp(c: u32) -> Self::Unit;
-    /// Writes the code point `c`, U+10000 or above, at the start of `out`:
-    /// how many units, or `None` if they do not fit.
-    fn supplementary(out: &mut [Self::Unit], c: u32) -> Option<usize>;
-    /// Writes two such code points, `c0` then `c1`: how many units, or
-    /// `None` (nothing written) if they do not both fit.
-    fn two_supplementary(out: &mut [Self::Unit], c0: u32, c1: u32) -> Option<usize>;
-    /// Zero-extends a block of ASCII bytes into units.
-    fn widen(block: &[u8; RUN_BLOCK], out: &mut [Self::Unit; RUN_BLOCK]);
-}
-
-/// Code points, one a character.
-pub(crate) struct Ucs4;
-
-impl Form for Ucs4 {
-    type Unit = u32;
-    #[inline(always)]
-    fn bmp(c: u32) -> u32 {
-        c
-    }
-    #[inline(always)]
-    fn supplementary(out: &mut [u32], c: u32) -> Option<usize> {
-        *out.first_mut()? = c;
-        Some(1)
-    }
-    #[inline(always)]
-    fn two_supplementary(out: &mut [u32], c0: u32, c1: u32) -> Option<usize> {
-        *out.first_chunk_mut()? = [c0, c1];
-        Some(2)
-    }
-    /// Out of line on purpose: inlined next to the ASCII test, the compiler
-    /// reused the test's loads and widened byte by byte; alone it widens
-    /// with vector unpacks.
-    #[inline(never)]
-    fn widen(block: &[u8; RUN_BLOCK], out: &mut [u32; RUN_BLOCK]) {
-        for (o, &b) in out.iter_mut().zip(block) {
-            *o = u32::from(b);
-        }
-    }
-}
-
-/// UTF-16 units, byte-swapped with `SWAP`; a character above U+FFFF is a
-/// surrogate pair, written whole or not at all.
-pub(crate) struct Utf16<const SWAP: bool>;
-
-impl<const SWAP: bool> Utf16<SWAP> {
-    #[inline(always)]
-    fn unit(u: u16) -> u16 {
-        if SWAP {
-            u.swap_bytes()
-        } else {
-            u
-        }
-    }
-}
-
-impl<const SWAP: bool> Form for Utf16<SWAP> {
-    type Unit = u16;
-    #[inline(always)]
-    fn bmp(c: u32) -> u16 {
-        Self::unit(c as u16)
-    }
-    #[inline(always)]
-    fn supplementary(out: &mut [u16], c: u32) -> Option<usize> {
-        let pair = out.get_mut(..2)?;
-        let v = c - 0x1_0000;
-        pair[0] = Self::unit(0xD800 | (v >> 10) as u16);
-        pair[1] = Self::unit(0xDC00 | (v & 0x3FF) as u16);
-        Some(2)
-    }
-    #[inline(always)]
-    fn two_supplementary(out: &mut [u16], c0: u32, c1: u32) -> Option<usize> {
-        let out: &mut [u16; 4] = out.first_chunk_mut()?;
-        let (a, b) = out.split_at_mut(2);
-        Self::supplementary(a, c0)?;
-        Self::supplementary(b, c1)?;
-        Some(4)
-    }
-    /// Out of line, as [`Ucs4::widen`].
-    #[inline(never)]
-    fn widen(block: &[u8; RUN_BLOCK], out: &mut [u16; RUN_BLOCK]) {
-        for (o, &b) in out.iter_mut().zip(block) {
-            *o = Self::unit(u16::from(b));
-        }
-    }
 }
 
 /// Widens the ASCII run at the start of `src` into `dst`, a block at a
@@ -203,11 +110,41 @@ fn ascii_run<F: Form>(src: &[u8], dst: &mut [F::Unit]) -> usize {
 /// first byte that does not start a whole well-formed character (`flagged`
 /// is its offset plus 3, the last byte that can tell what is wrong, or the
 /// end of `src`).
+/// Text whose character lengths change at almost every character (as
+/// [`mixed::looks_mixed`] finds in its first bytes) goes through
+/// [`mixed::run`] instead, for as long as it stays that way.
+pub(crate) fn decode_valid<F: Form>(src: &[u8], dst: &mut [F::Unit]) -> FastStop {
+    if src.len() < MIXED_MIN || !mixed::looks_mixed(src) {
+        return decode_runs::<F>(src, dst);
+    }
+    let (mut i, mut j) = (0, 0);
+    loop {
+        let (read, written, changes) = mixed::run::<F>(&src[i..], &mut dst[j..]);
+        i += read;
+        j += written;
+        // An error, the last few bytes or units, or runs again: the
+        // loops per length from here.
+        if read == 0 || changes < mixed::BLOCK / 2 {
+            let stop = decode_runs::<F>(&src[i..], &mut dst[j..]);
+            return FastStop {
+                read: i + stop.read,
+                written: j + stop.written,
+                flagged: stop.flagged.map(|e| i + e),
+            };
+        }
+    }
+}
+
+/// Inputs shorter than this always take the loops per length: sampling
+/// them would cost more than it could save.
+const MIXED_MIN: usize = 256;
+
+/// [`decode_valid`] with a loop per character length.
 /// Not inlined: the loops' speed depends on how the compiler lays them out,
 /// and inlined into different callers (the C entry points, benchmarks)
 /// they came out 1.5x to 6x slower in some.
 #[inline(never)]
-pub(crate) fn decode_valid<F: Form>(src: &[u8], dst: &mut [F::Unit]) -> FastStop {
+fn decode_runs<F: Form>(src: &[u8], dst: &mut [F::Unit]) -> FastStop {
     let (mut i, mut j) = (0usize, 0usize);
     let stop = |read, written, flagged| FastStop {
         read,
@@ -329,6 +266,7 @@ pub(crate) fn decode_valid<F: Form>(src: &[u8], dst: &mut [F::Unit]) -> FastStop
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::portable::form::{Ucs4, Utf16};
     use crate::samples::{text, Rng};
     use crate::scalar::decode::decode;
     use crate::scalar::sink::SliceSink;
@@ -404,27 +342,46 @@ mod tests {
                     );
                 }
             };
-            let inner = crate::samples::inner_bytes();
-            for a in 0..=255u8 {
-                for b in 0..=255u8 {
-                    for &c in &inner {
-                        check(&[a, b, c]);
-                    }
-                    check(&[a, b]);
-                }
-                check(&[a]);
-            }
-            let edges = [0x00, 0x7F, 0x80, 0xBF, 0xC0, 0xFF];
-            for a in 0xF0..=0xFFu8 {
-                for b in 0..=255u8 {
-                    for c in edges {
-                        for d in edges {
-                            check(&[a, b, c, d]);
-                        }
-                    }
-                }
-            }
+            crate::samples::each_short_input(check);
         }
+    }
+
+    /// [`mixed::run`] on every input of [`every_short_input`]'s shapes
+    /// followed by four ASCII bytes: what it reads is well formed and
+    /// decodes (to the reference's units, nothing written past them) as
+    /// the reference decodes it, and it stops short of the last four bytes
+    /// only before an ill-formed character.
+    fn mixed_steps_on_every_short_input<F: Reference>(fill: F::Unit)
+    where
+        F::Unit: PartialEq + core::fmt::Debug,
+    {
+        let check = |tail: &[u8]| {
+            let mut src = [b'A'; 8];
+            src[..tail.len()].copy_from_slice(tail);
+            let src = &src[..tail.len() + 4];
+            let mut got = [fill; 12];
+            let (read, written, _) = mixed::run::<F>(src, &mut got);
+            let (p, want) = F::reference(&src[..read], 12, fill);
+            assert_eq!(
+                (p.status, p.read, p.written),
+                (Status::Done, read, written),
+                "{src:02X?}"
+            );
+            assert_eq!(got[..], want[..], "{src:02X?}");
+            if read + 4 <= src.len() {
+                let (rest, _) = F::reference(&src[read..], 12, fill);
+                assert!(matches!(rest.status, Status::IllFormed(_)), "{src:02X?}");
+                assert_eq!(rest.read, 0, "{src:02X?}");
+            }
+        };
+        crate::samples::each_short_input(check);
+    }
+
+    #[test]
+    fn mixed_steps_on_every_short_input_to_ucs4_and_utf16() {
+        mixed_steps_on_every_short_input::<Ucs4>(0xAAAA_AAAA);
+        mixed_steps_on_every_short_input::<Utf16<false>>(0xAAAA);
+        mixed_steps_on_every_short_input::<Utf16<true>>(0xAAAA);
     }
 
     #[test]

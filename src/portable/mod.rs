@@ -17,6 +17,8 @@
 //! - [`ascii`]: whether a block of 32 bytes is all ASCII.
 //! - [`validate`]: a shift-based DFA over the UTF-8 grammar of Table 3-7.
 //! - [`decode`]: UTF-8 to code points, fused with validation.
+//! - [`form`]: what the decoders write, code points or UTF-16 units.
+//! - [`mixed`]: decoding without a branch on each character's length.
 //! - [`encode`]: code points to UTF-8.
 //! - [`count`]: the characters of well-formed text.
 
@@ -26,4 +28,6 @@ pub(crate) mod ascii;
 pub(crate) mod count;
 pub(crate) mod decode;
 pub(crate) mod encode;
+pub(crate) mod form;
+pub(crate) mod mixed;
 pub(crate) mod validate;
