@@ -56,6 +56,36 @@ pub(crate) fn inner_bytes() -> Vec<u8> {
     v
 }
 
+/// Well-formed text of about `len` bytes in an alphabet: characters ASCII
+/// with probability `ascii`%, of three or four bytes with probability
+/// `longer` per mille, else of two bytes; then `damage` random bytes
+/// overwritten by random values.
+pub(crate) fn alphabet_text(
+    rng: &mut Rng,
+    len: usize,
+    ascii: u64,
+    longer: u64,
+    damage: usize,
+) -> Vec<u8> {
+    let mut s = String::new();
+    while s.len() < len {
+        let c = if rng.below(100) < ascii {
+            char::from(b' ' + rng.below(95) as u8)
+        } else if rng.below(1000) < longer {
+            char::from_u32(0x800 + rng.below(0x10F800) as u32).unwrap_or('\u{FFFD}')
+        } else {
+            char::from_u32(0x80 + rng.below(0x780) as u32).expect("two bytes")
+        };
+        s.push(c);
+    }
+    let mut v = s.into_bytes();
+    for _ in 0..if v.is_empty() { 0 } else { damage } {
+        let at = rng.below(v.len() as u64) as usize;
+        v[at] = rng.below(256) as u8;
+    }
+    v
+}
+
 /// Passes `check` every input of one to three bytes (the third from
 /// [`inner_bytes`]) and the four-byte inputs led by F0..FF with every
 /// second byte and the edge values of the others.

@@ -4,12 +4,18 @@
 //! One character per iteration, branching on its length: on text in one
 //! script the branches follow a pattern the predictor learns, and then the
 //! loop runs at about two cycles per character. ASCII is widened 64 bytes
-//! at a time once a run of it is seen. The second byte's range for its
-//! lead (Table 3-7) is checked with one table load, one subtraction and one
+//! at a time once a run of it is seen, and the end of the run (found a word
+//! at a time) by two overlapping copies. A lone ASCII byte between two-byte
+//! characters stays in their loop. The second byte's range for its lead
+//! (Table 3-7) is checked with one table load, one subtraction and one
 //! compare.
+//!
+//! The first 64 bytes of an input of 256 or more choose between these
+//! loops and two others: [`mixed`] where the length changes at almost
+//! every character, [`alphabets`] for one- and two-byte text.
 
 use super::form::{Form, RUN_BLOCK};
-use super::mixed;
+use super::{alphabets, mixed};
 use crate::arch::FastStop;
 
 /// For each lead byte of two to four bytes: the low bound of the second
@@ -77,6 +83,18 @@ fn block_is_ascii(block: &[u8; RUN_BLOCK]) -> bool {
     (0..RUN_BLOCK / 8).fold(0, |acc, k| acc | word(k)) & 0x8080_8080_8080_8080 == 0
 }
 
+/// How many bytes at the start of the block are ASCII.
+#[inline(always)]
+fn ascii_prefix(block: &[u8; RUN_BLOCK]) -> usize {
+    for (k, word) in block.chunks_exact(8).enumerate() {
+        let high = u64::from_le_bytes(word.try_into().expect("8 bytes")) & 0x8080_8080_8080_8080;
+        if high != 0 {
+            return 8 * k + high.trailing_zeros() as usize / 8;
+        }
+    }
+    RUN_BLOCK
+}
+
 /// Widens the ASCII run at the start of `src` into `dst`, a block at a
 /// time, as far as it fits. Returns its length (bytes read, units
 /// written).
@@ -92,16 +110,58 @@ fn ascii_run<F: Form>(src: &[u8], dst: &mut [F::Unit]) -> usize {
         F::widen(block, out.try_into().expect("a block"));
         i += RUN_BLOCK;
     }
-    // The end of the run: byte by byte.
-    let n = src[i..]
+    i + ascii_tail::<F>(&src[i..], &mut dst[i..])
+}
+
+/// The end of an ASCII run (at the start of `src`), shorter than a block:
+/// where a block still fits, its length is found a word at a time and,
+/// from eight bytes on, it is widened by two overlapping copies of 8, 16
+/// or 32 bytes; otherwise byte by byte. Returns its length. (Widening the
+/// whole block would leave units written past the run when an error or
+/// the end comes next.)
+/// Not inlined: inlined, the compiler kept the block loop's words on the
+/// stack for it, which slowed the loop over all-ASCII text by a fifth.
+#[inline(never)]
+fn ascii_tail<F: Form>(src: &[u8], dst: &mut [F::Unit]) -> usize {
+    if let (Some(block), Some(out)) = (
+        src.first_chunk::<RUN_BLOCK>(),
+        dst.first_chunk_mut::<RUN_BLOCK>(),
+    ) {
+        let n = ascii_prefix(block);
+        if n >= 32 {
+            widen_ends::<F, 32>(&block[..n], &mut out[..n]);
+        } else if n >= 16 {
+            widen_ends::<F, 16>(&block[..n], &mut out[..n]);
+        } else if n >= 8 {
+            widen_ends::<F, 8>(&block[..n], &mut out[..n]);
+        }
+        if n >= 8 {
+            return n;
+        }
+    }
+    let n = src
         .iter()
-        .zip(&dst[i..])
+        .zip(&*dst)
         .take_while(|(b, _)| b.is_ascii())
         .count();
-    for (o, &b) in dst[i..i + n].iter_mut().zip(&src[i..]) {
+    for (o, &b) in dst[..n].iter_mut().zip(src) {
         *o = F::bmp(u32::from(b));
     }
-    i + n
+    n
+}
+
+/// Widens the first `N` and the last `N` bytes of `src` (ASCII, `N` to
+/// `2N` of them) into `dst`, of the same length.
+#[inline(always)]
+fn widen_ends<F: Form, const N: usize>(src: &[u8], dst: &mut [F::Unit]) {
+    let n = src.len();
+    if let (Some(s), Some(d)) = (src.first_chunk::<N>(), dst.first_chunk_mut::<N>()) {
+        F::widen(s, d);
+    }
+    if let (Some(s), Some(d)) = (src.last_chunk::<N>(), dst.last_chunk_mut::<N>()) {
+        F::widen(s, d);
+    }
+    debug_assert!((N..=2 * N).contains(&n));
 }
 
 /// Decodes whole well-formed characters of `src` into `dst` (code points or
@@ -112,11 +172,34 @@ fn ascii_run<F: Form>(src: &[u8], dst: &mut [F::Unit]) -> usize {
 /// end of `src`).
 /// Text whose character lengths change at almost every character (as
 /// [`mixed::looks_mixed`] finds in its first bytes) goes through
-/// [`mixed::run`] instead, for as long as it stays that way.
+/// [`mixed::run`] instead, for as long as it stays that way; text of one-
+/// and two-byte characters in an alphabet (as [`alphabets::looks_alphabetic`]
+/// finds) through [`alphabets::run`].
 pub(crate) fn decode_valid<F: Form>(src: &[u8], dst: &mut [F::Unit]) -> FastStop {
-    if src.len() < MIXED_MIN || !mixed::looks_mixed(src) {
-        return decode_runs::<F>(src, dst);
+    if src.len() >= SAMPLED_MIN {
+        if mixed::looks_mixed(src) {
+            return decode_mixed::<F>(src, dst);
+        }
+        if alphabets::looks_alphabetic(src) {
+            return decode_alphabets::<F>(src, dst);
+        }
     }
+    decode_runs::<F>(src, dst)
+}
+
+/// [`decode_runs`] from `src[i..]` into `dst[j..]`, its offsets counted
+/// from the start.
+fn runs_from<F: Form>(src: &[u8], dst: &mut [F::Unit], i: usize, j: usize) -> FastStop {
+    let stop = decode_runs::<F>(&src[i..], &mut dst[j..]);
+    FastStop {
+        read: i + stop.read,
+        written: j + stop.written,
+        flagged: stop.flagged.map(|e| i + e),
+    }
+}
+
+/// [`decode_valid`] by [`mixed::run`] while the text stays mixed.
+fn decode_mixed<F: Form>(src: &[u8], dst: &mut [F::Unit]) -> FastStop {
     let (mut i, mut j) = (0, 0);
     loop {
         let (read, written, changes) = mixed::run::<F>(&src[i..], &mut dst[j..]);
@@ -125,19 +208,51 @@ pub(crate) fn decode_valid<F: Form>(src: &[u8], dst: &mut [F::Unit]) -> FastStop
         // An error, the last few bytes or units, or runs again: the
         // loops per length from here.
         if read == 0 || changes < mixed::BLOCK / 2 {
-            let stop = decode_runs::<F>(&src[i..], &mut dst[j..]);
+            return runs_from::<F>(src, dst, i, j);
+        }
+    }
+}
+
+/// [`decode_valid`] by [`alphabets::run`]; the loops per length take each
+/// window it cannot (a longer character, an error, the end). Text that
+/// stops being alphabetic (twice in a row fewer than four windows between
+/// such stops) goes to the loops per length for good.
+fn decode_alphabets<F: Form>(src: &[u8], dst: &mut [F::Unit]) -> FastStop {
+    let (mut i, mut j, mut strikes) = (0, 0, 0);
+    loop {
+        let (read, written) = alphabets::run::<F>(&src[i..], &mut dst[j..]);
+        i += read;
+        j += written;
+        strikes = if read < 4 * alphabets::WINDOW {
+            strikes + 1
+        } else {
+            0
+        };
+        if strikes == 2 {
+            return runs_from::<F>(src, dst, i, j);
+        }
+        // Every character that starts in the next window ends within its
+        // bytes and the three after them.
+        let end = (i + alphabets::WINDOW + 3).min(src.len());
+        let stop = decode_runs::<F>(&src[i..end], &mut dst[j..]);
+        let at_end = end == src.len();
+        let cut = stop.flagged.is_some() && stop.read >= alphabets::WINDOW;
+        let full = stop.flagged.is_none() && i + stop.read < end;
+        if at_end || full || (stop.flagged.is_some() && !cut) {
             return FastStop {
                 read: i + stop.read,
                 written: j + stop.written,
                 flagged: stop.flagged.map(|e| i + e),
             };
         }
+        i += stop.read;
+        j += stop.written;
     }
 }
 
 /// Inputs shorter than this always take the loops per length: sampling
 /// them would cost more than it could save.
-const MIXED_MIN: usize = 256;
+const SAMPLED_MIN: usize = 256;
 
 /// [`decode_valid`] with a loop per character length.
 /// Not inlined: the loops' speed depends on how the compiler lays them out,
@@ -252,6 +367,13 @@ fn decode_runs<F: Form>(src: &[u8], dst: &mut [F::Unit]) -> FastStop {
             while let (Some(s), Some(o)) = (src.get(i..i + 2), dst.get_mut(j)) {
                 let (b0, b1) = (u32::from(s[0]), u32::from(s[1]));
                 if (b0.wrapping_sub(0xC2) > 0xDF - 0xC2) | (b1 & 0xC0 != 0x80) {
+                    // A lone ASCII byte between words stays in the loop.
+                    if (b0 < 0x80) & (b1 >= 0x80) {
+                        *o = F::bmp(b0);
+                        i += 1;
+                        j += 1;
+                        continue;
+                    }
                     break;
                 }
                 *o = F::bmp((b0 & 0x1F) << 6 | b1 & 0x3F);
@@ -266,41 +388,9 @@ fn decode_runs<F: Form>(src: &[u8], dst: &mut [F::Unit]) -> FastStop {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::portable::form::{Ucs4, Utf16};
-    use crate::samples::{text, Rng};
-    use crate::scalar::decode::decode;
-    use crate::scalar::sink::SliceSink;
-    use crate::scalar::utf16::Utf16Sink;
-    use crate::{ByteOrder, Policy, Progress, Status};
-
-    /// The reference core's strict decoding of `src` into `cap` units of
-    /// the form `F` stands for, from `fill`ed units.
-    trait Reference: Form {
-        fn reference(src: &[u8], cap: usize, fill: Self::Unit) -> (Progress, Vec<Self::Unit>);
-    }
-
-    impl Reference for Ucs4 {
-        fn reference(src: &[u8], cap: usize, fill: u32) -> (Progress, Vec<u32>) {
-            let mut want = vec![fill; cap];
-            let p = decode(src, &mut SliceSink::new(&mut want), Policy::Strict, false);
-            (p, want)
-        }
-    }
-
-    impl<const SWAP: bool> Reference for Utf16<SWAP> {
-        fn reference(src: &[u8], cap: usize, fill: u16) -> (Progress, Vec<u16>) {
-            let mut want = vec![fill; cap];
-            // The order that is not native is the swapped one.
-            let order = match (SWAP, cfg!(target_endian = "little")) {
-                (false, _) => ByteOrder::Native,
-                (true, true) => ByteOrder::Big,
-                (true, false) => ByteOrder::Little,
-            };
-            let mut sink = Utf16Sink::new(SliceSink::new(&mut want), order);
-            let p = decode(src, &mut sink, Policy::Strict, false);
-            (p, want)
-        }
-    }
+    use crate::portable::form::{Reference, Ucs4, Utf16};
+    use crate::samples::{alphabet_text, text, Rng};
+    use crate::Status;
 
     /// Every input of up to three bytes, and the four-byte inputs led by
     /// F0..FF with every second byte and the edge values of the others,
@@ -448,6 +538,24 @@ mod tests {
             let src = text(&mut rng, 2000, ascii, damage);
             check(&src, src.len());
             check(&src, rng.below(src.len() as u64) as usize);
+        }
+        // Text in an alphabet (the windows of `alphabets`), with longer
+        // characters now and then (the loops per length take their
+        // windows) or often (they take over), with and without damage.
+        for _ in 0..600 {
+            let ascii = [0, 20, 50, 90][rng.below(4) as usize];
+            let longer = [0, 2, 20, 200][rng.below(4) as usize];
+            let damage = rng.below(3) as usize;
+            let len = 256 + rng.below(1500) as usize;
+            let src = alphabet_text(&mut rng, len, ascii, longer, damage);
+            check(&src, src.len());
+            check(&src, rng.below(src.len() as u64) as usize);
+        }
+        for len in [256, 300] {
+            let src = alphabet_text(&mut rng, len, 20, 5, 0);
+            for cap in 0..=src.len() + 1 {
+                check(&src, cap);
+            }
         }
     }
 

@@ -20,8 +20,8 @@ pub(crate) trait Form {
     fn two_supplementary(out: &mut [Self::Unit], c0: u32, c1: u32) -> Option<usize>;
     /// Writes any code point at the start of `out`: how many units.
     fn any(out: &mut [Self::Unit; 2], c: u32) -> usize;
-    /// Zero-extends a block of ASCII bytes into units.
-    fn widen(block: &[u8; RUN_BLOCK], out: &mut [Self::Unit; RUN_BLOCK]);
+    /// Zero-extends `N` ASCII bytes into units.
+    fn widen<const N: usize>(block: &[u8; N], out: &mut [Self::Unit; N]);
 }
 
 /// Code points, one a character.
@@ -52,7 +52,7 @@ impl Form for Ucs4 {
     /// reused the test's loads and widened byte by byte; alone it widens
     /// with vector unpacks.
     #[inline(never)]
-    fn widen(block: &[u8; RUN_BLOCK], out: &mut [u32; RUN_BLOCK]) {
+    fn widen<const N: usize>(block: &[u8; N], out: &mut [u32; N]) {
         for (o, &b) in out.iter_mut().zip(block) {
             *o = u32::from(b);
         }
@@ -109,9 +109,49 @@ impl<const SWAP: bool> Form for Utf16<SWAP> {
     }
     /// Out of line, as [`Ucs4::widen`].
     #[inline(never)]
-    fn widen(block: &[u8; RUN_BLOCK], out: &mut [u16; RUN_BLOCK]) {
+    fn widen<const N: usize>(block: &[u8; N], out: &mut [u16; N]) {
         for (o, &b) in out.iter_mut().zip(block) {
             *o = Self::unit(u16::from(b));
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) use reference::Reference;
+
+/// The reference core as the tests' oracle, in each form.
+#[cfg(test)]
+mod reference {
+    use super::{Form, Ucs4, Utf16};
+    use crate::scalar::{decode::decode, sink::SliceSink, utf16::Utf16Sink};
+    use crate::{ByteOrder, Policy, Progress};
+
+    /// The reference core's strict decoding of `src` into `cap` units of
+    /// the form `F` stands for, from `fill`ed units.
+    pub(crate) trait Reference: Form {
+        fn reference(src: &[u8], cap: usize, fill: Self::Unit) -> (Progress, Vec<Self::Unit>);
+    }
+
+    impl Reference for Ucs4 {
+        fn reference(src: &[u8], cap: usize, fill: u32) -> (Progress, Vec<u32>) {
+            let mut want = vec![fill; cap];
+            let p = decode(src, &mut SliceSink::new(&mut want), Policy::Strict, false);
+            (p, want)
+        }
+    }
+
+    impl<const SWAP: bool> Reference for Utf16<SWAP> {
+        fn reference(src: &[u8], cap: usize, fill: u16) -> (Progress, Vec<u16>) {
+            let mut want = vec![fill; cap];
+            // The order that is not native is the swapped one.
+            let order = match (SWAP, cfg!(target_endian = "little")) {
+                (false, _) => ByteOrder::Native,
+                (true, true) => ByteOrder::Big,
+                (true, false) => ByteOrder::Little,
+            };
+            let mut sink = Utf16Sink::new(SliceSink::new(&mut want), order);
+            let p = decode(src, &mut sink, Policy::Strict, false);
+            (p, want)
         }
     }
 }

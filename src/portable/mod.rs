@@ -19,11 +19,13 @@
 //! - [`decode`]: UTF-8 to code points, fused with validation.
 //! - [`form`]: what the decoders write, code points or UTF-16 units.
 //! - [`mixed`]: decoding without a branch on each character's length.
+//! - [`alphabets`]: decoding one- and two-byte text in fixed windows.
 //! - [`encode`]: code points to UTF-8.
 //! - [`count`]: the characters of well-formed text.
 
 #![forbid(unsafe_code)]
 
+pub(crate) mod alphabets;
 pub(crate) mod ascii;
 pub(crate) mod count;
 pub(crate) mod decode;
