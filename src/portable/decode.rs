@@ -214,29 +214,36 @@ fn decode_mixed<F: Form>(src: &[u8], dst: &mut [F::Unit]) -> FastStop {
 }
 
 /// [`decode_valid`] by [`alphabets::run`]; the loops per length take each
-/// window it cannot (a longer character, an error, the end). Text that
+/// window it cannot (a longer character, an error, the end), and the next
+/// [`ASCII_STRETCH`] bytes when it finds ASCII alone for a while. Text that
 /// stops being alphabetic (twice in a row fewer than four windows between
 /// such stops) goes to the loops per length for good.
 fn decode_alphabets<F: Form>(src: &[u8], dst: &mut [F::Unit]) -> FastStop {
     let (mut i, mut j, mut strikes) = (0, 0, 0);
     loop {
-        let (read, written) = alphabets::run::<F>(&src[i..], &mut dst[j..]);
+        let (read, written, ascii) = alphabets::run::<F>(&src[i..], &mut dst[j..]);
         i += read;
         j += written;
-        strikes = if read < 4 * alphabets::WINDOW {
-            strikes + 1
-        } else {
-            0
+        strikes = match (ascii, read < 4 * alphabets::WINDOW) {
+            (false, true) => strikes + 1,
+            _ => 0,
         };
         if strikes == 2 {
             return runs_from::<F>(src, dst, i, j);
         }
         // Every character that starts in the next window ends within its
         // bytes and the three after them.
-        let end = (i + alphabets::WINDOW + 3).min(src.len());
+        let stretch = if ascii {
+            ASCII_STRETCH
+        } else {
+            alphabets::WINDOW + 3
+        };
+        let end = (i + stretch).min(src.len());
         let stop = decode_runs::<F>(&src[i..end], &mut dst[j..]);
+        // A flag within three bytes of a slice's end that is not the
+        // input's may be the slice cutting a character.
         let at_end = end == src.len();
-        let cut = stop.flagged.is_some() && stop.read >= alphabets::WINDOW;
+        let cut = stop.flagged.is_some() && stop.read + 3 >= end - i;
         let full = stop.flagged.is_none() && i + stop.read < end;
         if at_end || full || (stop.flagged.is_some() && !cut) {
             return FastStop {
@@ -249,6 +256,12 @@ fn decode_alphabets<F: Form>(src: &[u8], dst: &mut [F::Unit]) -> FastStop {
         j += stop.written;
     }
 }
+
+/// Bytes the loops per length take when the windows find ASCII alone for
+/// a while, before the windows try again: enough that a long ASCII
+/// stretch runs at their speed, little enough that text with accented
+/// letters now and then (a window in five all ASCII) loses little.
+const ASCII_STRETCH: usize = 1024;
 
 /// Inputs shorter than this always take the loops per length: sampling
 /// them would cost more than it could save.
@@ -548,6 +561,17 @@ mod tests {
             let damage = rng.below(3) as usize;
             let len = 256 + rng.below(1500) as usize;
             let src = alphabet_text(&mut rng, len, ascii, longer, damage);
+            check(&src, src.len());
+            check(&src, rng.below(src.len() as u64) as usize);
+        }
+        // An alphabet, then ASCII alone for a while (the loops per length
+        // take a stretch of it), then the alphabet again.
+        for _ in 0..100 {
+            let mut src = alphabet_text(&mut rng, 100, 10, 0, 0);
+            let ascii = rng.below(3000) as usize;
+            src.extend((0..ascii).map(|k| b' ' + (k % 95) as u8));
+            let damage = rng.below(3) as usize;
+            src.extend(alphabet_text(&mut rng, 500, 10, 10, damage));
             check(&src, src.len());
             check(&src, rng.below(src.len() as u64) as usize);
         }
