@@ -49,16 +49,30 @@ const SAMPLE: usize = 64;
 /// Whether the first [`SAMPLE`] bytes of `src` hold no byte above DF
 /// (nothing longer than two bytes) and at least one two-byte character in
 /// sixteen characters. Below that, text is mostly ASCII, whose runs the
-/// loops per length widen a block at a time, faster than windows.
+/// loops per length widen a block at a time, faster than windows. If they
+/// are ASCII alone (a markup or a header before the text), the same is
+/// asked of the [`SAMPLE`] bytes in the middle of `src`.
 pub(crate) fn looks_alphabetic(src: &[u8]) -> bool {
-    let sample = &src[..SAMPLE.min(src.len())];
+    let (leads, starts, longer) = census(&src[..SAMPLE.min(src.len())]);
+    let (leads, starts, longer) = match (leads, longer) {
+        (0, false) => {
+            let middle = &src[src.len() / 2..];
+            census(&middle[..SAMPLE.min(middle.len())])
+        }
+        _ => (leads, starts, longer),
+    };
+    !longer && 16 * leads >= starts && leads > 0
+}
+
+/// The leads, the characters' starts, and whether any byte is above DF.
+fn census(sample: &[u8]) -> (u32, u32, bool) {
     let (mut starts, mut leads, mut longer) = (0u32, 0u32, 0u32);
     for &b in sample {
         starts += u32::from(b & 0xC0 != 0x80);
         leads += u32::from(b >= 0xC0);
         longer |= u32::from(b >= 0xE0);
     }
-    longer == 0 && 16 * leads >= starts && leads > 0
+    (leads, starts, longer != 0)
 }
 
 /// For each set of positions in eight bytes at which characters start
@@ -350,7 +364,7 @@ mod tests {
     }
 
     #[test]
-    fn looks_alphabetic_at_one_two_byte_character_in_sixteen() {
+    fn looks_alphabetic_at_one_two_byte_character_in_sixteen_first_or_in_the_middle() {
         let text = |two: usize, ascii: usize| "\u{430}".repeat(two) + &"a".repeat(ascii);
         assert!(looks_alphabetic(text(32, 0).as_bytes()));
         assert!(looks_alphabetic(text(4, 56).as_bytes()));
@@ -359,5 +373,11 @@ mod tests {
         assert!(!looks_alphabetic(
             ("\u{20AC}".to_string() + &text(30, 0)).as_bytes()
         ));
+        // ASCII first: the middle decides.
+        let later = |ascii: usize, two: usize| "<p>".repeat(ascii) + &text(two, 0);
+        assert!(looks_alphabetic(later(40, 100).as_bytes()));
+        assert!(!looks_alphabetic(later(100, 40).as_bytes()));
+        let cjk = "a".repeat(200) + &"\u{4E2D}".repeat(100);
+        assert!(!looks_alphabetic(cjk.as_bytes()));
     }
 }
