@@ -78,7 +78,11 @@ pub(crate) fn alphabet_text(
         };
         s.push(c);
     }
-    let mut v = s.into_bytes();
+    damaged(rng, s.into_bytes(), damage)
+}
+
+/// `v` with `damage` random bytes overwritten by random values.
+fn damaged(rng: &mut Rng, mut v: Vec<u8>, damage: usize) -> Vec<u8> {
     for _ in 0..if v.is_empty() { 0 } else { damage } {
         let at = rng.below(v.len() as u64) as usize;
         v[at] = rng.below(256) as u8;
@@ -126,10 +130,5 @@ pub(crate) fn text(rng: &mut Rng, len: usize, ascii: u64, damage: usize) -> Vec<
         };
         s.push(c);
     }
-    let mut v = s.into_bytes();
-    for _ in 0..if v.is_empty() { 0 } else { damage } {
-        let at = rng.below(v.len() as u64) as usize;
-        v[at] = rng.below(256) as u8;
-    }
-    v
+    damaged(rng, s.into_bytes(), damage)
 }

@@ -26,10 +26,12 @@
 //!   window's. The next window is checked before this one is written, so
 //!   that the last window of a run writes its second half exactly.
 //!
-//! About 170 instructions a window on baseline x86-64, 2.5 GB/s on Arabic
+//! About 170 instructions a window on baseline x86-64, 2.4 GB/s on Arabic
 //! against 2.0 for the loops per length; text with a two-byte character in
-//! ten (`latin1-10%`) goes from 0.8 to 2.4 GB/s. Mostly ASCII text stays
-//! with the loops per length, which widen ASCII a block at a time.
+//! ten (`latin1-10%`) goes from 0.8 to 2.3 GB/s. Mostly ASCII text stays
+//! with the loops per length, which widen ASCII a block at a time, and
+//! [`ASCII_WINDOWS`] all-ASCII windows in a row hand a stretch back to
+//! them.
 
 #![forbid(unsafe_code)]
 

@@ -190,7 +190,12 @@ pub(crate) fn decode_valid<F: Form>(src: &[u8], dst: &mut [F::Unit]) -> FastStop
 /// [`decode_runs`] from `src[i..]` into `dst[j..]`, its offsets counted
 /// from the start.
 fn runs_from<F: Form>(src: &[u8], dst: &mut [F::Unit], i: usize, j: usize) -> FastStop {
-    let stop = decode_runs::<F>(&src[i..], &mut dst[j..]);
+    after(decode_runs::<F>(&src[i..], &mut dst[j..]), i, j)
+}
+
+/// `stop`, of a call on `src[i..]` and `dst[j..]`, with its offsets counted
+/// from the start.
+fn after(stop: FastStop, i: usize, j: usize) -> FastStop {
     FastStop {
         read: i + stop.read,
         written: j + stop.written,
@@ -246,11 +251,7 @@ fn decode_alphabets<F: Form>(src: &[u8], dst: &mut [F::Unit]) -> FastStop {
         let cut = stop.flagged.is_some() && stop.read + 3 >= end - i;
         let full = stop.flagged.is_none() && i + stop.read < end;
         if at_end || full || (stop.flagged.is_some() && !cut) {
-            return FastStop {
-                read: i + stop.read,
-                written: j + stop.written,
-                flagged: stop.flagged.map(|e| i + e),
-            };
+            return after(stop, i, j);
         }
         i += stop.read;
         j += stop.written;
