@@ -158,6 +158,21 @@ pub(crate) fn encode_valid(src: &[u32], dst: &mut [u8]) -> FastStop {
         // of its length).
         if c < 0x800 {
             while let Some(&c) = src.get(i) {
+                if c < 0x80 {
+                    // A lone ASCII character (a space between words) stays
+                    // in this loop; a second in a row starts a run for the
+                    // ASCII loop.
+                    if src.get(i + 1).is_none_or(|&u| u < 0x80) {
+                        break;
+                    }
+                    let Some(o) = dst.get_mut(j) else {
+                        return stop(i, j, None);
+                    };
+                    *o = c as u8;
+                    i += 1;
+                    j += 1;
+                    continue;
+                }
                 if c.wrapping_sub(0x80) >= 0x800 - 0x80 {
                     break;
                 }
@@ -174,6 +189,21 @@ pub(crate) fn encode_valid(src: &[u32], dst: &mut [u8]) -> FastStop {
                 return stop(i, j, Some(i));
             }
             while let Some(&c) = src.get(i) {
+                if c < 0x80 {
+                    // A lone ASCII character (a space between words) stays
+                    // in this loop; a second in a row starts a run for the
+                    // ASCII loop.
+                    if src.get(i + 1).is_none_or(|&u| u < 0x80) {
+                        break;
+                    }
+                    let Some(o) = dst.get_mut(j) else {
+                        return stop(i, j, None);
+                    };
+                    *o = c as u8;
+                    i += 1;
+                    j += 1;
+                    continue;
+                }
                 if (c.wrapping_sub(0x800) >= 0x10000 - 0x800) | (c & 0xF800 == 0xD800) {
                     break;
                 }
@@ -238,6 +268,29 @@ mod tests {
         v
     }
 
+    /// Words of one to five characters of `n` UTF-8 bytes (2 or 3) between
+    /// one or two ASCII characters, as in Korean or Arabic text, with `bad`
+    /// units replaced as in [`units`].
+    fn words(rng: &mut Rng, len: usize, n: usize, bad: usize) -> Vec<u32> {
+        let (low, high) = if n == 2 { (0x80, 0x800) } else { (0x800, 0x1_0000) };
+        let mut v = Vec::new();
+        while v.len() < len {
+            for _ in 0..=rng.below(5) {
+                let c = (low + rng.below(high - low)) as u32;
+                v.push(char::from_u32(c).map_or(0xFFFD, u32::from));
+            }
+            for _ in 0..=rng.below(2) {
+                v.push(0x20 + rng.below(0x5F) as u32);
+            }
+        }
+        v.truncate(len);
+        for _ in 0..bad.min(len) {
+            let at = rng.below(len as u64) as usize;
+            v[at] = [0xD800, 0xDFFF, 0x110000, 0x10000, 0x41][rng.below(5) as usize];
+        }
+        v
+    }
+
     /// The same bytes, and the same stopping point, as the reference encoder
     /// in strict mode, at every output capacity.
     #[test]
@@ -274,6 +327,22 @@ mod tests {
                     }
                 }
             }
+        }
+        for len in 0..40 {
+            for n in [2, 3] {
+                for bad in [0, 1] {
+                    let src = words(&mut rng, len, n, bad);
+                    for cap in 0..=3 * len + 1 {
+                        check(&src, cap);
+                    }
+                }
+            }
+        }
+        for _ in 0..300 {
+            let (n, bad) = (2 + rng.below(2) as usize, rng.below(2) as usize);
+            let src = words(&mut rng, 1000, n, bad);
+            check(&src, 3 * src.len());
+            check(&src, rng.below(3 * src.len() as u64) as usize);
         }
         for _ in 0..300 {
             let ascii = rng.below(101);
