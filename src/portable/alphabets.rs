@@ -196,9 +196,16 @@ pub(crate) fn run<F: Form>(src: &[u8], dst: &mut [F::Unit]) -> (usize, usize, bo
             out[c] = F::bmp(u32::from(values[usize::from(first[c])]));
         }
         let out = &mut out[first_count.min(8)..][..8];
-        let exact = if next.is_some() { 8 } else { second_count };
-        for c in 0..exact {
-            out[c] = F::bmp(u32::from(values[8 + usize::from(second[c])]));
+        // Two loops, not one to a count of 8 or fewer: that one compared
+        // the count at every unit.
+        if next.is_some() {
+            for (o, &at) in out.iter_mut().zip(second) {
+                *o = F::bmp(u32::from(values[8 + usize::from(at)]));
+            }
+        } else {
+            for (o, &at) in out.iter_mut().zip(&second[..second_count.min(8)]) {
+                *o = F::bmp(u32::from(values[8 + usize::from(at)]));
+            }
         }
         // Windows all ASCII (no byte continues, the last does not lead):
         // after a few in a row the text may have left the alphabet for
