@@ -1,29 +1,47 @@
-//! Classification fused into validation: the validator's checks two blocks
-//! a step, and for each step that is not all ASCII the counts the
-//! classification needs (characters, 4-byte leads and the largest byte).
-//! ASCII runs only add to the character count: their largest byte does
-//! not change the width, which is ASCII unless some other byte says more.
+//! Classification and counting fused into validation: the validator's
+//! checks two blocks a step, and for each step that is not all ASCII the
+//! counts wanted (characters; for classification also 4-byte leads and the
+//! largest byte). ASCII runs only add to the character count: their
+//! largest byte does not change the width, which is ASCII unless some
+//! other byte says more.
 //!
 //! At the first step with an error (or an ASCII step after a sequence cut
-//! short) the counting stops, and the validator finishes from the start of
-//! the last character begun before it; the caller counts what lies between
-//! (see `Engine::classify_kernel`).
+//! short) the counting stops, and the rest, from the start of the last
+//! character begun before it, goes to the validator (classification, whose
+//! caller counts what lies between; see `Engine::classify_kernel`) or to
+//! the block-at-a-time count, which finds the exact stop (counting).
+//!
+//! The count runs here rather than block at a time because text with
+//! scattered 2-byte characters (`ascii+1%2B`) mispredicts a branch on
+//! ASCII at about every other block: two blocks a step, ASCII runs four
+//! at a time and the pair test for the rest are what validation does.
 
 use core::arch::x86_64::*;
 
 use crate::arch::generic::utf8::NO_STOPS;
 
 use super::pair_check::{below_e0, pairs_run};
-use super::utf8::{check_block, ends_incomplete, lead_bytes, non_ascii, validate};
+use super::utf8::{check_block, count_blocks, ends_incomplete, lead_bytes, non_ascii, validate};
 use crate::arch::{last_start_before, FastStop, Utf8Stats};
 
-/// Validates `src` and counts its valid prefix up to the returned offset
-/// (a step boundary), as [`crate::arch::kernels::ClassifyKernel`] says.
+/// What [`scan`] counted in `src[..end]`.
+struct Scanned {
+    end: usize,
+    leads: usize,
+    fours: usize,
+    max: __m256i,
+}
+
+/// Validates `src` two blocks a step while it is well-formed, counting the
+/// characters that start in what it passes and, with `STATS`, the 4-byte
+/// leads and the largest byte. Stops at a step boundary, before the first
+/// step with an error or where an ASCII step follows a sequence cut short.
 ///
 /// # Safety
 /// The CPU must support the enabled features.
 #[target_feature(enable = "avx2,popcnt,bmi1")]
-pub(super) unsafe fn classify(src: &[u8]) -> (FastStop, Utf8Stats, usize) {
+#[inline]
+unsafe fn scan<const STATS: bool>(src: &[u8]) -> Scanned {
     let (ptr, len) = (src.as_ptr(), src.len());
     let mut prev = _mm256_setzero_si256();
     let (mut i, mut leads, mut fours) = (0usize, 0usize, 0usize);
@@ -64,9 +82,11 @@ pub(super) unsafe fn classify(src: &[u8]) -> (FastStop, Utf8Stats, usize) {
             break;
         }
         leads += (lead_bytes(a).count_ones() + lead_bytes(b).count_ones()) as usize;
-        fours +=
-            ((above_ef(a) & high_a).count_ones() + (above_ef(b) & high_b).count_ones()) as usize;
-        max = _mm256_max_epu8(max, _mm256_max_epu8(a, b));
+        if STATS {
+            fours += ((above_ef(a) & high_a).count_ones() + (above_ef(b) & high_b).count_ones())
+                as usize;
+            max = _mm256_max_epu8(max, _mm256_max_epu8(a, b));
+        }
         (i, prev) = (i + 64, b);
         // As the validator does: now and then, ASCII-and-pairs text goes
         // to the cheaper pair test, which counts what it certifies.
@@ -74,9 +94,33 @@ pub(super) unsafe fn classify(src: &[u8]) -> (FastStop, Utf8Stats, usize) {
             // SAFETY: forwarded from this function's contract.
             let (j, last, counts) = unsafe { pairs_run::<true, NO_STOPS>(src, i, prev) };
             (i, prev, leads) = (j, last, leads + counts.chars);
-            max = _mm256_max_epu8(max, counts.max);
+            if STATS {
+                max = _mm256_max_epu8(max, counts.max);
+            }
         }
     }
+    Scanned {
+        end: i,
+        leads,
+        fours,
+        max,
+    }
+}
+
+/// Validates `src` and counts its valid prefix up to the returned offset
+/// (a step boundary), as [`crate::arch::kernels::ClassifyKernel`] says.
+///
+/// # Safety
+/// The CPU must support the enabled features.
+#[target_feature(enable = "avx2,popcnt,bmi1")]
+pub(super) unsafe fn classify(src: &[u8]) -> (FastStop, Utf8Stats, usize) {
+    // SAFETY: the caller's promise.
+    let Scanned {
+        end: i,
+        leads,
+        fours,
+        max,
+    } = unsafe { scan::<true>(src) };
     let start = last_start_before(src, i);
     // SAFETY: the caller's promise; `start..` is a slice of `src`.
     let rest = unsafe { validate(&src[start..]) };
@@ -91,6 +135,28 @@ pub(super) unsafe fn classify(src: &[u8]) -> (FastStop, Utf8Stats, usize) {
         max: max_byte(max),
     };
     (stop, stats, i)
+}
+
+/// The longest valid prefix and the number of characters in it, as the
+/// count kernel says: [`scan`], then the block-at-a-time count from the
+/// start of the last character begun before where it stopped.
+///
+/// # Safety
+/// The CPU must support the enabled features.
+#[target_feature(enable = "avx2,popcnt,bmi1")]
+pub(super) unsafe fn count(src: &[u8]) -> FastStop {
+    // SAFETY: the caller's promise.
+    let Scanned { end, leads, .. } = unsafe { scan::<false>(src) };
+    let start = last_start_before(src, end);
+    // The character at `start` is the one start counted in start..end.
+    let before = leads - usize::from(start < end);
+    // SAFETY: the caller's promise; `start..` is a slice of `src`.
+    let rest = unsafe { count_blocks(&src[start..]) };
+    FastStop {
+        read: start + rest.read,
+        written: before + rest.written,
+        flagged: rest.flagged.map(|e| start + e),
+    }
 }
 
 /// The largest byte of `v`.

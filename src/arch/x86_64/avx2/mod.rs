@@ -26,8 +26,8 @@
 //! Latin-1 (`latin1`) is written by the pair block, and read back with the
 //! AVX-512 kernel's masks in 32 bits and a `pshufb` per 8 bytes.
 //! The UTF-8 size of UTF-16 (`sizes`) sums three compares a unit.
-//! Classification (`classify`) counts inside the validator's loop and its
-//! pair test.
+//! Classification and counting (`classify`) count inside the validator's
+//! loop and its pair test.
 
 mod classify;
 mod latin1;
@@ -62,7 +62,7 @@ static KERNELS: Kernels = {
         validate_stopping: Some(utf8::validate_stopping),
         pairs: Some(super::pairs::pairs_ucs4),
         pairs_utf16: Some(super::pairs::pairs_utf16),
-        count: Some(utf8::count),
+        count: Some(classify::count),
         encode: Some(ucs4::encode::<false>),
         encode_utf16: Some(utf16::encode_utf16),
         encode_utf16_cesu: Some(utf16::encode_utf16_cesu),

@@ -333,12 +333,13 @@ unsafe fn validate_with<const STOPS: u8>(src: &[u8]) -> FastStop {
 
 /// The longest valid prefix, at block granularity, and the number of
 /// characters in it (see the AVX-512 `count` for the take-back at an error
-/// whose restart point lies in the previous block).
+/// whose restart point lies in the previous block), a block at a time: the
+/// exact end of the count kernel (`classify::count`).
 ///
 /// # Safety
 /// The CPU must support the enabled features.
 #[target_feature(enable = "avx2,popcnt,bmi1")]
-pub(super) unsafe fn count(src: &[u8]) -> FastStop {
+pub(super) unsafe fn count_blocks(src: &[u8]) -> FastStop {
     let len = src.len();
     let mut prev = _mm256_setzero_si256();
     let mut prev_leads = 0u32;
