@@ -596,7 +596,7 @@ fn every_two_byte_sequence_at_block_edges() {
 }
 
 #[test]
-fn two_byte_text_with_one_fault_validates_alike() {
+fn two_byte_text_with_one_fault_validates_and_counts_alike() {
     // Long runs of ASCII and 2-byte characters only, which tiers may
     // certify with a cheaper test than the general check, with one fault
     // (or one valid longer character, which that test must hand back)
@@ -665,6 +665,13 @@ fn two_byte_text_with_one_fault_validates_alike() {
                             "{engine:?} validate, text {seed}, fault at {at}, more={more}"
                         );
                     }
+                    // The count stops where validation does, with the
+                    // characters before it (counted by the pair test too).
+                    assert_eq!(
+                        engine.count(src, Policy::Strict, false),
+                        reference.count(src, Policy::Strict, false),
+                        "{engine:?} count, text {seed}, fault at {at}"
+                    );
                     checked += 1;
                 }
             }

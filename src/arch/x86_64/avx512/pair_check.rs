@@ -34,19 +34,22 @@ pub(super) fn below_e0([a, b, c, d]: [__m512i; 4]) -> bool {
 /// and the block before that: at a group the test rejects (for the general
 /// check), after 4 all-ASCII groups in a row (likely an ASCII run, which
 /// the general loop skips faster; a wrong guess costs a few groups there),
-/// or with fewer than 256 bytes left.
+/// or with fewer than 256 bytes left. With `COUNT`, also the characters
+/// that start in the certified groups (their bytes that do not continue)
+/// and the starts in the last block as a mask (0 if none was certified).
 ///
 /// # Safety
 /// The CPU must support the enabled features.
 #[inline(never)]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-pub(super) unsafe fn pairs_run<const STOPS: u8>(
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
+pub(super) unsafe fn pairs_run<const COUNT: bool, const STOPS: u8>(
     src: &[u8],
     mut i: usize,
     mut prev: __m512i,
-) -> (usize, __m512i) {
+) -> (usize, __m512i, Starts) {
     let (ptr, len) = (src.as_ptr(), src.len());
     let mut quiet = 0;
+    let mut starts = Starts { count: 0, last: 0 };
     while len - i >= 256 {
         // SAFETY: bytes i..i+256 are in bounds.
         let blocks =
@@ -56,6 +59,12 @@ pub(super) unsafe fn pairs_run<const STOPS: u8>(
             break;
         }
         (i, prev) = (i + 256, blocks[3]);
+        if COUNT {
+            let floor = _mm512_set1_epi8(-64);
+            let leads = blocks.map(|block| _mm512_cmpge_epi8_mask(block, floor));
+            starts.count += leads.iter().map(|l| l.count_ones() as usize).sum::<usize>();
+            starts.last = leads[3];
+        }
         let [a, b, c, d] = blocks;
         let high = _mm512_movepi8_mask(_mm512_ternarylogic_epi32::<0xFE>(
             a,
@@ -67,7 +76,14 @@ pub(super) unsafe fn pairs_run<const STOPS: u8>(
             break;
         }
     }
-    (i, prev)
+    (i, prev, starts)
+}
+
+/// What [`pairs_run`] counts: the characters that start in the groups it
+/// certified, and where they start in the last block.
+pub(super) struct Starts {
+    pub(super) count: usize,
+    pub(super) last: u64,
 }
 
 /// The pair test of a group, on vectors rather than masks: whether the
