@@ -272,7 +272,11 @@ mod tests {
     /// one or two ASCII characters, as in Korean or Arabic text, with `bad`
     /// units replaced as in [`units`].
     fn words(rng: &mut Rng, len: usize, n: usize, bad: usize) -> Vec<u32> {
-        let (low, high) = if n == 2 { (0x80, 0x800) } else { (0x800, 0x1_0000) };
+        let (low, high) = if n == 2 {
+            (0x80, 0x800)
+        } else {
+            (0x800, 0x1_0000)
+        };
         let mut v = Vec::new();
         while v.len() < len {
             for _ in 0..=rng.below(5) {
