@@ -72,6 +72,33 @@ fn all_scalars(units: &[u32; MIXED]) -> bool {
     })
 }
 
+/// What [`lone_ascii`] did with the ASCII character at `src[i]`.
+enum Lone {
+    /// Wrote it at `dst[j]`.
+    Written,
+    /// Left it: the next character is ASCII too (a run for the ASCII
+    /// loop), or there is none.
+    Leave,
+    /// Left it: `dst` is full.
+    Full,
+}
+
+/// A lone ASCII character (a space between words) met in the loop for
+/// characters of two or three bytes stays in that loop: the loops per
+/// length would otherwise leave and re-enter it at every space (Korean text
+/// has one every two or three syllables).
+#[inline(always)]
+fn lone_ascii(src: &[u32], dst: &mut [u8], i: usize, j: usize) -> Lone {
+    if src.get(i + 1).is_none_or(|&u| u < 0x80) {
+        return Lone::Leave;
+    }
+    let Some(o) = dst.get_mut(j) else {
+        return Lone::Full;
+    };
+    *o = src[i] as u8;
+    Lone::Written
+}
+
 /// Encodes the valid scalar values of `src` into `dst` while they fit.
 /// Stops at the end, at a character that does not fit (`flagged` is
 /// `None`), or before the first surrogate or value above U+10FFFF
@@ -159,18 +186,11 @@ pub(crate) fn encode_valid(src: &[u32], dst: &mut [u8]) -> FastStop {
         if c < 0x800 {
             while let Some(&c) = src.get(i) {
                 if c < 0x80 {
-                    // A lone ASCII character (a space between words) stays
-                    // in this loop; a second in a row starts a run for the
-                    // ASCII loop.
-                    if src.get(i + 1).is_none_or(|&u| u < 0x80) {
-                        break;
+                    match lone_ascii(src, dst, i, j) {
+                        Lone::Written => (i, j) = (i + 1, j + 1),
+                        Lone::Leave => break,
+                        Lone::Full => return stop(i, j, None),
                     }
-                    let Some(o) = dst.get_mut(j) else {
-                        return stop(i, j, None);
-                    };
-                    *o = c as u8;
-                    i += 1;
-                    j += 1;
                     continue;
                 }
                 if c.wrapping_sub(0x80) >= 0x800 - 0x80 {
@@ -190,18 +210,11 @@ pub(crate) fn encode_valid(src: &[u32], dst: &mut [u8]) -> FastStop {
             }
             while let Some(&c) = src.get(i) {
                 if c < 0x80 {
-                    // A lone ASCII character (a space between words) stays
-                    // in this loop; a second in a row starts a run for the
-                    // ASCII loop.
-                    if src.get(i + 1).is_none_or(|&u| u < 0x80) {
-                        break;
+                    match lone_ascii(src, dst, i, j) {
+                        Lone::Written => (i, j) = (i + 1, j + 1),
+                        Lone::Leave => break,
+                        Lone::Full => return stop(i, j, None),
                     }
-                    let Some(o) = dst.get_mut(j) else {
-                        return stop(i, j, None);
-                    };
-                    *o = c as u8;
-                    i += 1;
-                    j += 1;
                     continue;
                 }
                 if (c.wrapping_sub(0x800) >= 0x10000 - 0x800) | (c & 0xF800 == 0xD800) {
@@ -270,7 +283,8 @@ mod tests {
 
     /// Words of one to five characters of `n` UTF-8 bytes (2 or 3) between
     /// one or two ASCII characters, as in Korean or Arabic text, with `bad`
-    /// units replaced as in [`units`].
+    /// units replaced by a surrogate, a value above U+10FFFF, or a
+    /// character (four bytes, ASCII) that breaks the run.
     fn words(rng: &mut Rng, len: usize, n: usize, bad: usize) -> Vec<u32> {
         let (low, high) = if n == 2 {
             (0x80, 0x800)
