@@ -555,11 +555,18 @@ unsafe fn emit<const UTF16: bool, const SWAP: bool, const _STOPS: u8>(
         let index = _mm512_add_epi8(_mm512_permutexvar_epi8(*spread, positions), BYTE_IN_LANE);
         let scalars = assemble(_mm512_permutex2var_epi8(block, index, next));
         let lanes = low_bits(n - 16 * g) as u16;
-        // SAFETY: lanes beyond the n characters are masked off; the units
-        // before them were counted in `written`.
-        written += unsafe { store::<UTF16, SWAP>(out.add(written * unit), lanes, scalars) };
+        if UTF16 {
+            // SAFETY: lanes beyond the n characters are masked off; the
+            // units before them were counted in `written`.
+            written += unsafe { store::<UTF16, SWAP>(out.add(written * unit), lanes, scalars) };
+        } else {
+            // One unit a character: group g starts at unit 16g, an address
+            // known without counting the units of the groups before it.
+            // SAFETY: lanes beyond the n characters are masked off.
+            unsafe { store_lanes(out.cast::<u32>().add(16 * g), lanes, scalars) };
+        }
     }
-    (written, false)
+    (if UTF16 { written } else { n }, false)
 }
 
 /// Decodes the longest valid prefix of `src` to UCS-4.
@@ -844,8 +851,13 @@ unsafe fn decode_blocks<const UTF16: bool, const SWAP: bool, const STOPS: u8>(
             _mm512_setzero_si512()
         };
         let block_ascii = non_ascii(block) == 0;
-        // The zeros past the end are not stops.
-        let next_live = if len - i > 64 {
+        // The zeros past the end are not stops. Only Modified UTF-8's 00
+        // needs them masked: the others' tests read zeros as ASCII and
+        // find nothing there, and the mask, computed every block, cost
+        // RFC 3629 decoding a few instructions a block.
+        let next_live = if STOPS != FOURS_ZERO {
+            u64::MAX
+        } else if len - i > 64 {
             low_bits(len - i - 64)
         } else {
             0
