@@ -931,12 +931,12 @@ fn count_valid_matches_scalar_and_std() {
 /// The vector counts keep byte-wide counters that must be folded before
 /// 256 steps: long inputs of nothing but continuation bytes (every counter
 /// moves every step) and of random bytes, at lengths around the fold points
-/// of both the 128- and the 256-byte steps.
+/// of the 64-byte (SSE4.2), 128-byte (AVX2) and 256-byte steps.
 #[test]
 fn count_valid_of_long_inputs() {
     let mut rng = Rng::new(6);
     let mut lengths = vec![1 << 20, (1 << 20) + 37];
-    for step in [128, 256] {
+    for step in [64, 128, 256] {
         for k in [255, 256, 510] {
             lengths.extend([k * step - 1, k * step, k * step + 1, k * step + 63]);
         }

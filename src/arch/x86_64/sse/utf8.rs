@@ -8,13 +8,6 @@ use super::vector::Sse;
 use crate::arch::generic::utf8::{self as generic, FOURS, FOURS_ZERO, NO_STOPS};
 use crate::arch::{FastStop, Stops};
 
-/// The bytes that are not continuation bytes (0x80..=0xBF).
-#[target_feature(enable = "ssse3,sse4.1")]
-#[inline]
-pub(super) fn lead_bytes(block: __m128i) -> u32 {
-    !(_mm_movemask_epi8(_mm_cmpgt_epi8(_mm_set1_epi8(-64), block)) as u32) & 0xFFFF
-}
-
 /// The four blocks at `i`.
 ///
 /// # Safety
@@ -25,14 +18,6 @@ pub(super) unsafe fn load_four(src: &[u8], i: usize) -> [__m128i; 4] {
     // SAFETY: the caller guarantees bytes i..i+64 are in bounds; this
     // function's features are `Sse`'s.
     unsafe { generic::load_four::<Sse>(src, i) }.map(|v| v.0)
-}
-
-/// The lead masks of four blocks, as one 64-bit mask.
-#[target_feature(enable = "ssse3,sse4.1")]
-#[inline]
-pub(super) fn four_leads(blocks: [__m128i; 4]) -> u64 {
-    let [a, b, c, d] = blocks.map(|b| lead_bytes(b) as u64);
-    a | b << 16 | c << 32 | d << 48
 }
 
 /// Whether the four blocks are all ASCII.
@@ -76,12 +61,35 @@ pub(super) unsafe fn validate_stopping(src: &[u8], stops: Stops) -> FastStop {
 /// The CPU must support the enabled features.
 #[target_feature(enable = "ssse3,sse4.1,sse4.2,popcnt")]
 pub(super) unsafe fn count_leads(src: &[u8]) -> usize {
-    let len = src.len();
-    let (mut i, mut n) = (0, 0);
-    while i + 64 <= len {
-        // SAFETY: bytes i..i+64 are in bounds.
-        n += four_leads(unsafe { load_four(src, i) }).count_ones() as usize;
-        i += 64;
+    // The AVX2 tier's way on 16-byte vectors: continuation bytes (80..BF)
+    // are the bytes below -64 as signed values; each compare gives -1 in
+    // their lanes, and subtracting it counts them in byte-wide counters,
+    // which PSADBW folds into 64-bit sums before they can wrap (at most 255
+    // steps). Four sets of counters keep a step's subtractions independent.
+    // Two vector operations a block, where a PMOVMSKB, shifts and a POPCNT
+    // every four blocks ran at 0.92x simdutf's `count_utf8` on Sapphire
+    // Rapids.
+    let (ptr, len) = (src.as_ptr(), src.len());
+    let floor = _mm_set1_epi8(-64);
+    let zero = _mm_setzero_si128();
+    let mut sums = zero;
+    let mut i = 0;
+    while len - i >= 64 {
+        let steps = ((len - i) / 64).min(255);
+        let mut counters = [zero; 4];
+        for _ in 0..steps {
+            for (k, counter) in counters.iter_mut().enumerate() {
+                // SAFETY: steps * 64 <= len - i, so bytes i..i+64 are in
+                // bounds.
+                let block = unsafe { _mm_loadu_si128(ptr.add(i + 16 * k).cast()) };
+                *counter = _mm_sub_epi8(*counter, _mm_cmpgt_epi8(floor, block));
+            }
+            i += 64;
+        }
+        for counter in counters {
+            sums = _mm_add_epi64(sums, _mm_sad_epu8(counter, zero));
+        }
     }
-    n + crate::scalar::validate::count_leads(&src[i..])
+    let continuations = (_mm_cvtsi128_si64(sums) + _mm_extract_epi64::<1>(sums)) as usize;
+    i - continuations + crate::scalar::validate::count_leads(&src[i..])
 }
