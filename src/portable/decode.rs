@@ -307,7 +307,9 @@ const SAMPLE: usize = 64;
 /// them would cost more than it could save.
 const SAMPLED_MIN: usize = 256;
 
-/// [`decode_valid`] with a loop per character length.
+/// [`decode_valid`] with a loop per character length. With `PAIRS`, the
+/// three-byte loop takes two characters a step; without (spaced words,
+/// as [`spaced_words`] finds them), one, and keeps a lone ASCII byte.
 /// Not inlined: the loops' speed depends on how the compiler lays them out,
 /// and inlined into different callers (the C entry points, benchmarks)
 /// they came out 1.5x to 6x slower in some.

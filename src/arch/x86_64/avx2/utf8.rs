@@ -67,7 +67,7 @@ fn check_block_with<const STOPS: u8>(input: __m256i, prev: __m256i) -> __m256i {
 /// it are read from memory rather than shuffled in from the block before:
 /// three loads instead of four shuffles, on ports the lookups leave free.
 /// In [`validate`]'s loop this ran CJK text 17.9 -> 20.8 GB/s on AMD Zen 4
-/// (simdutf8: 18.4). Not taken elsewhere: [`count`]'s block loop went
+/// (simdutf8: 18.4). Not taken elsewhere: [`count_blocks`]'s block loop went
 /// 15.6 -> 14.0, and the AVX-512 tier's check 19.7 -> 15.0 (a 64-byte load
 /// one byte off crosses a cache line every time).
 ///
@@ -190,7 +190,7 @@ fn plain<const STOPS: u8>(a: __m256i, b: __m256i) -> bool {
 /// Two blocks a test: an all-ASCII pair costs two loads and a test; any
 /// other pair is checked whole, ASCII blocks included (a check is cheaper
 /// than a branch that text with scattered non-ASCII characters makes
-/// unpredictable; on AMD Zen 5 a block-by-block loop, as [`count`] keeps,
+/// unpredictable; on AMD Zen 5 a block-by-block loop, as [`count_blocks`] keeps,
 /// ran mostly-ASCII text at 0.8x simdutf). A second ASCII pair in a row
 /// starts a long run's skip, 128 bytes a test. Text of ASCII and 2-byte
 /// characters goes to the cheaper pair test (`pair_check`) once in a

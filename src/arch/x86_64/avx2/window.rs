@@ -2,7 +2,7 @@
 //! bytes and the 16 after them: straight from the input, or, for the last
 //! block or two, from registers holding the rest of the input zero-filled.
 //!
-//! The registers come from [`chunk16`](super::super::partial::chunk16),
+//! The registers come from [`chunk16`],
 //! with no copy to a buffer: loading a buffer that was just written in
 //! smaller pieces stalls on store forwarding, which made decoding a short
 //! string two or three times slower.
