@@ -116,6 +116,25 @@ pub(crate) fn each_short_input(mut check: impl FnMut(&[u8])) {
     }
 }
 
+/// Words of one to six three-byte characters (any from U+0800 to U+FFFF)
+/// with a space between, as Korean is written: a word in eight ends with a
+/// full stop or a comma, a space in sixteen is a newline. About `len`
+/// bytes, with `damage` random bytes overwritten by random values.
+pub(crate) fn spaced_text(rng: &mut Rng, len: usize, damage: usize) -> Vec<u8> {
+    let mut s = String::new();
+    while s.len() < len {
+        for _ in 0..=rng.below(6) {
+            let c = char::from_u32(0x800 + rng.below(0xF800) as u32).unwrap_or('\u{FFFD}');
+            s.push(c);
+        }
+        if rng.below(8) == 0 {
+            s.push([',', '.'][rng.below(2) as usize]);
+        }
+        s.push(if rng.below(16) == 0 { '\n' } else { ' ' });
+    }
+    damaged(rng, s.into_bytes(), damage)
+}
+
 /// Well-formed text of about `len` bytes whose characters are ASCII with
 /// probability `ascii`%, else of any length, with `damage` random bytes
 /// overwritten by random values (0 for valid text).
