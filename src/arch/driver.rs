@@ -507,15 +507,15 @@ impl<F: FnMut(&[u32], &mut [u8]) -> FastStop> Output<u32> for Encode<'_, F> {
     }
 }
 
-struct EncodedLen {
-    fast: Fast<ScanKernel<u32>>,
+struct EncodedLen<F> {
+    fast: F,
     written: usize,
     policy: EncodePolicy,
 }
 
-impl Output<u32> for EncodedLen {
+impl<F: FnMut(&[u32]) -> FastStop> Output<u32> for EncodedLen<F> {
     fn fast(&mut self, src: &[u32]) -> FastStop {
-        let stop = self.fast.run(src);
+        let stop = (self.fast)(src);
         self.written += stop.written;
         stop
     }
@@ -555,15 +555,29 @@ pub(crate) fn encode(k: &Kernels, src: &[u32], dst: &mut [u8], policy: EncodePol
 }
 
 pub(crate) fn encoded_len(k: &Kernels, src: &[u32], policy: EncodePolicy) -> Progress {
-    let Some(fast) = k.encoded_len().filter(|_| src.len() >= SHORT) else {
+    if src.len() < SHORT {
         return scalar_encode::encode(src, &mut CountSink::default(), policy);
-    };
-    let mut out = EncodedLen {
-        fast,
-        written: 0,
-        policy,
-    };
-    run(src, &mut out, |i| i + 1)
+    }
+    // An invalid unit is handled alone.
+    let window_end = |i| i + 1;
+    match k.encoded_len() {
+        Some(fast) => {
+            let mut out = EncodedLen {
+                fast: |s: &[u32]| fast.run(s),
+                written: 0,
+                policy,
+            };
+            run(src, &mut out, window_end)
+        }
+        None => {
+            let mut out = EncodedLen {
+                fast: portable::encode::encoded_len_valid,
+                written: 0,
+                policy,
+            };
+            run(src, &mut out, window_end)
+        }
+    }
 }
 
 struct EncodeUtf16<'a> {

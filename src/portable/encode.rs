@@ -72,6 +72,48 @@ fn all_scalars(units: &[u32; MIXED]) -> bool {
     })
 }
 
+/// Units per block of [`encoded_len_valid`].
+const LEN_BLOCK: usize = 64;
+
+/// The UTF-8 length of the valid scalar values of `src`: bytes counted
+/// up to the end, or up to the first surrogate or value above U+10FFFF
+/// (`flagged` is its index). A block of [`LEN_BLOCK`] units at a time adds
+/// each unit's length (one byte, and one more for each of U+0080, U+0800
+/// and U+10000 it reaches) and ORs its verdict, without a branch, which
+/// the compiler turns into vector code; a block with an invalid unit, and
+/// the last units, are taken one at a time.
+#[inline(never)]
+pub(crate) fn encoded_len_valid(src: &[u32]) -> FastStop {
+    let len = |c: u32| 1 + u32::from(c >= 0x80) + u32::from(c >= 0x800) + u32::from(c >= 0x1_0000);
+    let invalid = |c: u32| u32::from((c ^ 0xD800) < 0x800) | u32::from(c >= 0x11_0000);
+    let (mut i, mut n) = (0, 0);
+    for block in src.chunks_exact(LEN_BLOCK) {
+        let (bytes, bad) = block.iter().fold((0, 0), |(bytes, bad), &c| {
+            (bytes + len(c), bad | invalid(c))
+        });
+        if bad != 0 {
+            break;
+        }
+        i += LEN_BLOCK;
+        n += bytes as usize;
+    }
+    for (k, &c) in src[i..].iter().enumerate() {
+        if invalid(c) != 0 {
+            return FastStop {
+                read: i + k,
+                written: n,
+                flagged: Some(i + k),
+            };
+        }
+        n += len(c) as usize;
+    }
+    FastStop {
+        read: src.len(),
+        written: n,
+        flagged: None,
+    }
+}
+
 /// What [`lone_ascii`] did with the ASCII character at `src[i]`.
 enum Lone {
     /// Wrote it at `dst[j]`.
@@ -256,7 +298,7 @@ mod tests {
     use super::*;
     use crate::samples::Rng;
     use crate::scalar::encode::encode;
-    use crate::scalar::sink::SliceSink;
+    use crate::scalar::sink::{CountSink, SliceSink};
     use crate::{EncodePolicy, Status};
 
     /// Units of every UTF-8 length, ASCII with probability `ascii`%, and
@@ -368,6 +410,57 @@ mod tests {
             let src = units(&mut rng, 1000, ascii, bad);
             check(&src, 4 * src.len());
             check(&src, rng.below(4 * src.len() as u64) as usize);
+        }
+    }
+
+    /// [`encoded_len_valid`] against the reference encoder counting in
+    /// strict mode: the same bytes counted, and a flag exactly where the
+    /// reference stops at an error.
+    fn check_len(src: &[u32]) {
+        let p = encode(src, &mut CountSink::default(), EncodePolicy::Strict);
+        let stop = encoded_len_valid(src);
+        let flagged = matches!(p.status, Status::IllFormed(_)).then_some(p.read);
+        assert_eq!(
+            (stop.read, stop.written, stop.flagged),
+            (p.read, p.written, flagged),
+            "{src:X?}"
+        );
+    }
+
+    /// Every value up to U+10FFFF and a few above it, 64 consecutive ones
+    /// to a block (each invalid one also in the middle of a block of
+    /// valid ones); then random text of every length around the blocks',
+    /// with and without invalid units anywhere.
+    #[test]
+    fn encoded_len_matches_the_reference() {
+        let values: Vec<u32> = (0..0x11_0000 + 256)
+            .chain([u32::MAX - 1, u32::MAX])
+            .collect();
+        for block in values.chunks(LEN_BLOCK) {
+            check_len(block);
+        }
+        for bad in [0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0x11_0000, u32::MAX] {
+            let mut src = [0x10FFFFu32; 3 * LEN_BLOCK];
+            for at in [
+                0,
+                1,
+                LEN_BLOCK - 1,
+                LEN_BLOCK,
+                2 * LEN_BLOCK + 5,
+                3 * LEN_BLOCK - 1,
+            ] {
+                src[at] = bad;
+                check_len(&src);
+                src[at] = 0x10FFFF;
+            }
+        }
+        let mut rng = Rng(0x1E17);
+        for len in 0..4 * LEN_BLOCK {
+            for ascii in [0, 50, 100] {
+                for bad in [0, 1, 2] {
+                    check_len(&units(&mut rng, len, ascii, bad));
+                }
+            }
         }
     }
 }
