@@ -80,7 +80,7 @@ fn multi_byte(src: &[u8], i: usize) -> Option<(u32, usize)> {
 /// character. Each byte's entry in [`THREE_PLACES`] is its share of the
 /// code point, or [`POISON`] if it is out of place (a lead not E0..EF, a
 /// tail not a continuation byte); their OR is below 2^17. Its bits from 11
-/// up pick one bit of [`THREE_OK`], which is clear for a poisoned sum, the
+/// up pick one bit of [`THREE_OK`], which is clear for a poisoned OR, the
 /// overlongs (E0 80..9F) and the surrogates (ED A0..BF): three loads and
 /// one test, where computing the sum and testing its ranges and the tags
 /// took twice the instructions (Korean and CJK decoding 25-40% slower).
@@ -457,9 +457,9 @@ fn decode_runs<F: Form, const PAIRS: bool>(src: &[u8], dst: &mut [F::Unit]) -> F
                 j += 1;
             }
         } else if len == 3 {
-            // Spaced words: one character a step, and a lone ASCII byte
-            // between words stays in the loop (in CJK text, that test cost
-            // 5-7%).
+            // Spaced words: a chunk at a time while one fits, then one
+            // character a step, and a lone ASCII byte between words stays
+            // in the loop (in CJK text, that test cost 5-7%).
             let (read, written) = spaced_chunks::<F>(&src[i..], &mut dst[j..]);
             i += read;
             j += written;
