@@ -558,26 +558,25 @@ pub(crate) fn encoded_len(k: &Kernels, src: &[u32], policy: EncodePolicy) -> Pro
     if src.len() < SHORT {
         return scalar_encode::encode(src, &mut CountSink::default(), policy);
     }
-    // An invalid unit is handled alone.
-    let window_end = |i| i + 1;
     match k.encoded_len() {
-        Some(fast) => {
-            let mut out = EncodedLen {
-                fast: |s: &[u32]| fast.run(s),
-                written: 0,
-                policy,
-            };
-            run(src, &mut out, window_end)
-        }
-        None => {
-            let mut out = EncodedLen {
-                fast: portable::encode::encoded_len_valid,
-                written: 0,
-                policy,
-            };
-            run(src, &mut out, window_end)
-        }
+        Some(fast) => encoded_len_by(src, policy, |s: &[u32]| fast.run(s)),
+        None => encoded_len_by(src, policy, portable::encode::encoded_len_valid),
     }
+}
+
+/// [`encoded_len`] with `fast` for the valid stretches; an invalid unit is
+/// handled alone.
+fn encoded_len_by(
+    src: &[u32],
+    policy: EncodePolicy,
+    fast: impl FnMut(&[u32]) -> FastStop,
+) -> Progress {
+    let mut out = EncodedLen {
+        fast,
+        written: 0,
+        policy,
+    };
+    run(src, &mut out, |i| i + 1)
 }
 
 struct EncodeUtf16<'a> {
