@@ -63,13 +63,16 @@ fn encode_mixed(units: &[u32; MIXED], out: &mut [u8; 4 * MIXED], last: bool) -> 
     j
 }
 
-/// Whether every unit is a scalar value (no surrogate, none above
-/// U+10FFFF), tested without a branch per unit.
+/// Whether `c` is a scalar value: no surrogate, nothing above U+10FFFF.
+#[inline(always)]
+fn is_scalar(c: u32) -> bool {
+    ((c ^ 0xD800) >= 0x800) & (c < 0x11_0000)
+}
+
+/// Whether every unit is a scalar value, tested without a branch per unit.
 #[inline(always)]
 fn all_scalars(units: &[u32; MIXED]) -> bool {
-    units.iter().fold(true, |ok, &c| {
-        ok & ((c ^ 0xD800) >= 0x800) & (c < 0x11_0000)
-    })
+    units.iter().fold(true, |ok, &c| ok & is_scalar(c))
 }
 
 /// Units per block of [`encoded_len_valid`].
@@ -85,7 +88,7 @@ const LEN_BLOCK: usize = 64;
 #[inline(never)]
 pub(crate) fn encoded_len_valid(src: &[u32]) -> FastStop {
     let len = |c: u32| 1 + u32::from(c >= 0x80) + u32::from(c >= 0x800) + u32::from(c >= 0x1_0000);
-    let invalid = |c: u32| u32::from((c ^ 0xD800) < 0x800) | u32::from(c >= 0x11_0000);
+    let invalid = |c: u32| u32::from(!is_scalar(c));
     let (mut i, mut n) = (0, 0);
     for block in src.chunks_exact(LEN_BLOCK) {
         let (bytes, bad) = block.iter().fold((0, 0), |(bytes, bad), &c| {
