@@ -15,7 +15,9 @@
 //! - every byte is checked against the byte after it (ASCII or a lead
 //!   C2..DF, and a continuation byte exactly after each lead), and each
 //!   position gets the value of the character it leads (garbage at
-//!   continuation bytes), in one loop the compiler turns into vector code;
+//!   continuation bytes), in two loops the compiler turns into vector
+//!   code: one on the sixteen bytes (masks of 00 or FF, the value's high
+//!   and low bits), one widening those bits to 16-bit values;
 //! - the leads' top bits are gathered into one 8-bit mask per half (a
 //!   multiplication), whose complement shifted by one is where characters
 //!   start;
@@ -26,8 +28,8 @@
 //!   window's. The next window is checked before this one is written, so
 //!   that the last window of a run writes its second half exactly.
 //!
-//! About 170 instructions a window on baseline x86-64, 2.4 GB/s on Arabic
-//! against 2.0 for the loops per length; text with a two-byte character in
+//! About 170 instructions a window on baseline x86-64, 2.3 GB/s on Arabic
+//! against 2.0 for the loops per length (Sapphire Rapids); text with a two-byte character in
 //! ten (`latin1-10%`) goes from 0.8 to 2.3 GB/s. Mostly ASCII text stays
 //! with the loops per length, which widen ASCII a block at a time, and
 //! [`ASCII_WINDOWS`] all-ASCII windows in a row hand a stretch back to
@@ -125,29 +127,37 @@ struct Window {
 type Values = [u16; 8 + 256];
 
 /// Reads the window at the start of `s` (its 16 bytes and the byte after
-/// them) and writes its values, or `None` if any of its characters is not a well-formed one- or
-/// two-byte character.
+/// them) and writes its values, or `None` if any of its characters is not
+/// a well-formed one- or two-byte character.
 #[inline(always)]
 fn window(s: &[u8; WINDOW + 1], values: &mut Values) -> Option<Window> {
-    let bytes: &[u8; WINDOW] = s[..WINDOW].try_into().expect("a window");
-    let next: &[u8; WINDOW] = s[1..].try_into().expect("a window");
-    let mut bad = 0u8;
+    // Byte lanes first, as masks of 00 or FF, and 16-bit lanes only to
+    // widen: one loop doing both ran the checks eight bytes at a time (the
+    // values' width), and bools or a mask gathered bit by bit made the
+    // compiler take the lanes apart. The checks and values took about 75
+    // instructions that way, about 45 this way.
+    let mask = |c: bool| 0u8.wrapping_sub(u8::from(c));
+    let (mut bad, mut high, mut low) = ([0u8; WINDOW], [0u8; WINDOW], [0u8; WINDOW]);
     for k in 0..WINDOW {
-        let (b, n) = (bytes[k], next[k]);
-        let lead = b >= 0xC0;
-        // A lead is C2..DF and the byte after it continues; a byte that
-        // continues follows a lead (the first byte is checked below).
-        bad |= u8::from(lead != (n & 0xC0 == 0x80))
-            | u8::from(lead & (b.wrapping_sub(0xC2) > 0xDF - 0xC2));
-        let (b, n) = (u16::from(b), u16::from(n));
-        values[k] = if lead { (b & 0x1F) << 6 | n & 0x3F } else { b };
+        let (b, n) = (s[k], s[k + 1]);
+        let lead = mask(b >= 0xC0);
+        let valid = b.wrapping_sub(0xC2) <= 0xDF - 0xC2;
+        let continues = n & 0xC0 == 0x80;
+        // A lead C2..DF exactly before each byte that continues; no other
+        // lead (C0, C1, E0..FF). The first byte is checked below.
+        bad[k] = mask(valid != continues) | lead ^ mask(valid);
+        high[k] = b & 0x1F & lead;
+        low[k] = n & 0x3F & lead | b & !lead;
     }
-    if (bad | u8::from(bytes[0] & 0xC0 == 0x80)) != 0 {
+    for k in 0..WINDOW {
+        values[k] = u16::from(high[k]) << 6 | u16::from(low[k]);
+    }
+    if bad.iter().fold(0, |a, &x| a | x) != 0 || s[0] & 0xC0 == 0x80 {
         return None;
     }
     // Well formed, so a character starts at every byte but those after a
     // lead: leads are the bytes whose top two bits are set.
-    let word = |k: usize| u64::from_le_bytes(bytes[k..k + 8].try_into().expect("8 bytes"));
+    let word = |k: usize| u64::from_le_bytes(s[k..k + 8].try_into().expect("8 bytes"));
     let leads = |x: u64| top_bits(x & x << 1 & 0x8080_8080_8080_8080);
     let (low, high) = (leads(word(0)), leads(word(8)));
     let starts = [!(low << 1), !(high << 1 | low >> 7)];
