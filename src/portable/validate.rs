@@ -222,8 +222,8 @@ pub(crate) fn valid_up_to(src: &[u8]) -> usize {
 /// Bytes [`looks_four_byte`] samples.
 const SAMPLE: usize = 64;
 
-/// Whether the first [`SAMPLE`] bytes of `src` (all of them, at least
-/// [`SAMPLE`]) lead 14 four-byte characters or more: 56 of their bytes.
+/// Whether `src` holds at least [`SAMPLE`] bytes, and the first
+/// [`SAMPLE`] lead 14 four-byte characters or more (56 of their bytes).
 fn looks_four_byte(src: &[u8]) -> bool {
     src.len() >= SAMPLE && src[..SAMPLE].iter().filter(|&&b| b >= 0xF0).count() >= 14
 }
