@@ -361,6 +361,25 @@ mod tests {
         b"\xFF",
     ];
 
+    /// `bytes` with `insertion` put in at `at`.
+    fn inserted(bytes: &[u8], at: usize, insertion: &[u8]) -> Vec<u8> {
+        let mut v = bytes[..at].to_vec();
+        v.extend_from_slice(insertion);
+        v.extend_from_slice(&bytes[at..]);
+        v
+    }
+
+    /// `valid_up_to` on `v`, which must be ill-formed: a boundary of the
+    /// well-formed prefix, at most a block and a character before the
+    /// first error.
+    #[track_caller]
+    fn assert_stops_before_the_error(v: &[u8]) {
+        let good = core::str::from_utf8(v).unwrap_err().valid_up_to();
+        let p = valid_up_to(v);
+        assert!(p <= good && good - p <= BLOCK + 3, "{p} vs {good}");
+        assert!(core::str::from_utf8(&v[..p]).is_ok());
+    }
+
     /// The DFA against `std` on every input of up to three bytes, and on
     /// every four-byte input led by C0..FF whose second and third bytes are
     /// continuation bytes. Under an emulator the last byte takes the values
@@ -398,16 +417,9 @@ mod tests {
     /// each UTF-8 length, cut at every length near the two-stream limit.
     #[test]
     fn two_streams_stop_before_the_first_error() {
-        let check = |v: &[u8]| {
-            let p = valid_up_to(v);
-            match core::str::from_utf8(v) {
-                Ok(_) => assert_eq!(p, v.len()),
-                Err(e) => {
-                    let good = e.valid_up_to();
-                    assert!(p <= good && good - p <= BLOCK + 3, "{p} vs {good}");
-                    assert!(core::str::from_utf8(&v[..p]).is_ok());
-                }
-            }
+        let check = |v: &[u8]| match core::str::from_utf8(v) {
+            Ok(_) => assert_eq!(valid_up_to(v), v.len()),
+            Err(_) => assert_stops_before_the_error(v),
         };
         for unit in [
             "a",
@@ -423,10 +435,7 @@ mod tests {
             }
             for damage in DAMAGE {
                 for at in 0..=bytes.len() {
-                    let mut v = bytes[..at].to_vec();
-                    v.extend_from_slice(damage);
-                    v.extend_from_slice(&bytes[at..]);
-                    check(&v);
+                    check(&inserted(bytes, at, damage));
                 }
             }
         }
@@ -469,9 +478,7 @@ mod tests {
         ];
         for insertion in DAMAGE.iter().chain(&others) {
             for at in 0..=bytes.len() {
-                let mut v = bytes[..at].to_vec();
-                v.extend_from_slice(insertion);
-                v.extend_from_slice(&bytes[at..]);
+                let v = inserted(bytes, at, insertion);
                 for len in 0..=v.len() {
                     let want = match core::str::from_utf8(&v[..len]) {
                         Ok(_) => len,
@@ -507,13 +514,7 @@ mod tests {
         assert_eq!(valid_up_to(bytes), bytes.len());
         for damage in DAMAGE {
             for at in (0..bytes.len()).step_by(7) {
-                let mut v = bytes[..at].to_vec();
-                v.extend_from_slice(damage);
-                v.extend_from_slice(&bytes[at..]);
-                let good = core::str::from_utf8(&v).unwrap_err().valid_up_to();
-                let p = valid_up_to(&v);
-                assert!(p <= good && good - p <= BLOCK + 3, "at {at}: {p} vs {good}");
-                assert!(core::str::from_utf8(&v[..p]).is_ok());
+                assert_stops_before_the_error(&inserted(bytes, at, damage));
             }
         }
     }
@@ -529,13 +530,8 @@ mod tests {
                 if is_continuation(bytes[at]) {
                     continue;
                 }
-                let mut v = bytes[..at].to_vec();
-                v.extend_from_slice(damage);
-                v.extend_from_slice(&bytes[at..]);
-                let good = core::str::from_utf8(&v).unwrap_err().valid_up_to();
-                let p = valid_up_to(&v);
-                assert!(p <= good && good - p <= BLOCK + 3, "at {at}: {p} vs {good}");
-                assert!(core::str::from_utf8(&v[..p]).is_ok());
+                let v = inserted(bytes, at, damage);
+                assert_stops_before_the_error(&v);
                 for len in 0..v.len() {
                     let p = valid_up_to(&v[..len]);
                     let whole = core::str::from_utf8(&v[..len]).is_ok();
