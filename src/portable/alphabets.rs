@@ -1,39 +1,44 @@
-//! UTF-8 to code points or UTF-16 units in fixed windows of 16 bytes, for
-//! text of one- and two-byte characters: the alphabets UTF-8 writes in two
-//! bytes (Greek, Cyrillic, Armenian, Hebrew, Arabic) with ASCII spaces and
-//! punctuation between their words, and Latin text with many accented
+//! UTF-8 to code points or UTF-16 units in fixed steps of 32 or 16 bytes,
+//! for text of one- and two-byte characters: the alphabets UTF-8 writes in
+//! two bytes (Greek, Cyrillic, Armenian, Hebrew, Arabic) with ASCII spaces
+//! and punctuation between their words, and Latin text with many accented
 //! letters.
 //!
 //! The loops per length in [`super::decode`] branch on each character's
 //! length, which mispredicts about once a word in such text (about four
 //! cycles a character on Zen 5). Here nothing branches on a character:
-//! each window starts at a character boundary and holds the characters
-//! whose leads are among its 16 bytes (a two-byte character led by its
-//! last byte ends one byte past it).
+//! each step starts at a character boundary and holds the characters
+//! whose leads are among its bytes (a two-byte character led by its last
+//! byte ends one byte past it). Blocks of [`BLOCK`] bytes run while they
+//! pass; from the first that does not, windows of [`WINDOW`] bytes bring
+//! the stop to within a window of what stopped them.
 //!
-//! For each window:
+//! For each step:
 //! - every byte is checked against the byte after it (ASCII or a lead
 //!   C2..DF, and a continuation byte exactly after each lead), and each
 //!   position gets the value of the character it leads (garbage at
 //!   continuation bytes), in two loops the compiler turns into vector
-//!   code: one on the sixteen bytes (masks of 00 or FF, the value's high
-//!   and low bits), one widening those bits to 16-bit values;
-//! - the leads' top bits are gathered into one 8-bit mask per half (a
-//!   multiplication), whose complement shifted by one is where characters
-//!   start;
-//! - [`STARTS`] lists, for each half's mask, the positions of its
-//!   characters, and each half writes eight units from those positions
-//!   whatever its count (4 to 8): the first half's extra units are
-//!   overwritten by the second half's, and the second half's by the next
-//!   window's. The next window is checked before this one is written, so
-//!   that the last window of a run writes its second half exactly.
+//!   code: one on the bytes (masks of 00 or FF, the value's high and low
+//!   bits), one widening those bits to 16-bit values;
+//! - each half of eight bytes gets a mask of where its characters start
+//!   (the bytes that do not continue, their top bits gathered by one
+//!   multiplication);
+//! - [`STARTS`] lists, for each mask, the positions of its characters,
+//!   and each half writes eight units from those positions whatever its
+//!   count (4 to 8): a half's extra units are overwritten by the next
+//!   half's, and the last half's by the next step's. The next step is
+//!   checked before this one's last half is written, so that the last step
+//!   of a run writes its last half exactly.
 //!
-//! About 170 instructions a window on baseline x86-64, 2.3 GB/s on Arabic
-//! against 2.0 for the loops per length (Sapphire Rapids); text with a two-byte character in
-//! ten (`latin1-10%`) goes from 0.8 to 2.3 GB/s. Mostly ASCII text stays
-//! with the loops per length, which widen ASCII a block at a time, and
-//! [`ASCII_WINDOWS`] all-ASCII windows in a row hand a stretch back to
-//! them.
+//! Writing the units is most of the time: three instructions or so a
+//! unit, eight units a half whatever its count. Blocks of 32 bytes share
+//! the rest (the next step's bounds, the ASCII count) between four halves
+//! rather than two. On Sapphire Rapids, Arabic decodes at 2.4 GB/s (2.1 in
+//! windows of 16 alone, 2.0 in the loops per length); text with a two-byte
+//! character in ten (`latin1-10%`) to UTF-16 at 2.3 rather than 0.8. Mostly ASCII
+//! text stays with the loops per length, which widen ASCII a block at a
+//! time, and [`ASCII_WINDOWS`] windows' worth of all-ASCII steps in a row
+//! hand a stretch back to them.
 
 #![forbid(unsafe_code)]
 
@@ -42,9 +47,9 @@ use super::form::Form;
 /// Bytes a window holds.
 pub(crate) const WINDOW: usize = 16;
 
-/// All-ASCII windows in a row after which [`run`] hands over to the loops
-/// per length: 64 bytes, which text with a two-byte character in ten
-/// holds about once in 800 windows.
+/// All-ASCII windows in a row (or blocks making as many bytes) after
+/// which [`run`] hands over to the loops per length: 64 bytes, which text
+/// with a two-byte character in ten holds about once in 800 windows.
 const ASCII_WINDOWS: usize = 4;
 
 /// Bytes [`looks_alphabetic`] samples.
@@ -113,33 +118,35 @@ fn top_bits(x: u64) -> u8 {
     (x.wrapping_mul(0x0002_0408_1020_4081) >> 56) as u8
 }
 
-/// One window's characters: where they start in each half (masks), and
-/// the bytes the window consumes.
-struct Window {
-    starts: [u8; 2],
-    read: usize,
+/// The [`STARTS`] entry of eight checked bytes: a character starts at
+/// each byte that does not continue (10xxxxxx), bit 7 of `!(x & !(x <<
+/// 1))` in each byte.
+#[inline(always)]
+fn starts(eight: &[u8]) -> &'static ([u8; 8], u8) {
+    let x = u64::from_le_bytes(eight.try_into().expect("8 bytes"));
+    &STARTS[usize::from(top_bits(!(x & !(x << 1)) & 0x8080_8080_8080_8080))]
 }
 
-/// Each position's value, at its position in the window (garbage at
-/// continuation bytes). 8 + 256 entries so that an index read from a
-/// `u8`, plus 8 for the second half, needs no bounds check; only the first
-/// [`WINDOW`] are used.
-type Values = [u16; 8 + 256];
+/// Each position's value, at its position in a step (garbage at
+/// continuation bytes). [`BLOCK`] - 8 + 256 entries so that a position read
+/// from a `u8`, plus 8 for each half before it, needs no bounds check.
+type Values = [u16; BLOCK - 8 + 256];
 
-/// Reads the window at the start of `s` (its 16 bytes and the byte after
-/// them) and writes its values, or `None` if any of its characters is not
-/// a well-formed one- or two-byte character.
+/// Checks the `N` bytes of `s` and the byte after them (`next` is
+/// `s[1..=N]`), and writes their values into the first `N` of `values`:
+/// whether every character starting in them is a well-formed one- or
+/// two-byte character.
 #[inline(always)]
-fn window(s: &[u8; WINDOW + 1], values: &mut Values) -> Option<Window> {
+fn check<const N: usize>(s: &[u8; N], next: &[u8; N], values: &mut [u16; N]) -> bool {
     // Byte lanes first, as masks of 00 or FF, and 16-bit lanes only to
     // widen: one loop doing both ran the checks eight bytes at a time (the
     // values' width), and bools or a mask gathered bit by bit made the
     // compiler take the lanes apart. The checks and values took about 75
-    // instructions that way, about 45 this way.
+    // instructions a window that way, about 45 this way.
     let mask = |c: bool| 0u8.wrapping_sub(u8::from(c));
-    let (mut bad, mut high, mut low) = ([0u8; WINDOW], [0u8; WINDOW], [0u8; WINDOW]);
-    for k in 0..WINDOW {
-        let (b, n) = (s[k], s[k + 1]);
+    let (mut bad, mut high, mut low) = ([0u8; N], [0u8; N], [0u8; N]);
+    for k in 0..N {
+        let (b, n) = (s[k], next[k]);
         let lead = mask(b >= 0xC0);
         let valid = b.wrapping_sub(0xC2) <= 0xDF - 0xC2;
         let continues = n & 0xC0 == 0x80;
@@ -149,88 +156,137 @@ fn window(s: &[u8; WINDOW + 1], values: &mut Values) -> Option<Window> {
         high[k] = b & 0x1F & lead;
         low[k] = n & 0x3F & lead | b & !lead;
     }
-    for k in 0..WINDOW {
+    for k in 0..N {
         values[k] = u16::from(high[k]) << 6 | u16::from(low[k]);
     }
-    if bad.iter().fold(0, |a, &x| a | x) != 0 || s[0] & 0xC0 == 0x80 {
-        return None;
-    }
-    // Well formed, so a character starts at every byte but those after a
-    // lead: leads are the bytes whose top two bits are set.
-    let word = |k: usize| u64::from_le_bytes(s[k..k + 8].try_into().expect("8 bytes"));
-    let leads = |x: u64| top_bits(x & x << 1 & 0x8080_8080_8080_8080);
-    let (low, high) = (leads(word(0)), leads(word(8)));
-    let starts = [!(low << 1), !(high << 1 | low >> 7)];
-    let read = WINDOW + usize::from(high >> 7);
-    Some(Window { starts, read })
+    bad.iter().fold(0, |a, &x| a | x) == 0 && s[0] & 0xC0 != 0x80
 }
 
-/// Decodes well-formed one- and two-byte characters a window at a time.
-/// Stops at the first window that holds anything else (a longer
-/// character, an ill-formed sequence), within 17 bytes of the end of `src`
-/// or 16 units of the end of `dst`, or after [`ASCII_WINDOWS`] windows in
-/// a row of ASCII alone (then the last value returned is `true`). Returns
-/// bytes read and units written.
+/// The `N` bytes at `src[i..]`, if the byte after them is there too and
+/// they pass [`check`] (their values then in `values`).
+#[inline(always)]
+fn checked<'s, const N: usize>(
+    src: &'s [u8],
+    i: usize,
+    values: &mut Values,
+) -> Option<&'s [u8; N]> {
+    let s = src.get(i..i + N + 1)?;
+    let (here, next) = (s[..N].try_into().expect("N"), s[1..].try_into().expect("N"));
+    let values = (&mut values[..N]).try_into().expect("N");
+    check::<N>(here, next, values).then_some(here)
+}
+
+/// Writes the characters of the half `h` of a step (`starts` of its eight
+/// bytes) at the start of `out`: exactly if `exact`, else as eight units
+/// whatever their count (the rest garbage).
+#[inline(always)]
+fn write_half<F: Form>(
+    starts: &([u8; 8], u8),
+    h: usize,
+    values: &Values,
+    out: &mut [F::Unit],
+    exact: bool,
+) {
+    let (positions, count) = starts;
+    // Two loops, not one to a count of 8 or fewer: that one compared the
+    // count at every unit. The positions are read as one word, not byte
+    // by byte: one load instead of eight, about 12% faster.
+    if exact {
+        for (o, &p) in out.iter_mut().zip(&positions[..usize::from(*count).min(8)]) {
+            *o = F::bmp(u32::from(values[8 * h + usize::from(p)]));
+        }
+    } else {
+        let word = u64::from_le_bytes(*positions);
+        for (k, o) in out.iter_mut().take(8).enumerate() {
+            *o = F::bmp(u32::from(
+                values[8 * h + usize::from((word >> (8 * k)) as u8)],
+            ));
+        }
+    }
+}
+
+/// Decodes well-formed one- and two-byte characters `N` bytes a step (a
+/// multiple of 8, at most [`BLOCK`]). Stops at the first step that holds
+/// anything else (a longer character, an ill-formed sequence), within
+/// `N + 1` bytes of the end of `src` or `N` units of the end of `dst`, or
+/// after [`ASCII_WINDOWS`] windows' worth of steps in a row of ASCII
+/// alone (then the last value returned is `true`). Returns bytes read and
+/// units written.
 ///
-/// Each window's second half is written as eight units whatever its count,
-/// the units past its characters being overwritten by the next window; so
-/// the next window is checked before this one is written, and the last
-/// one writes its second half exactly, leaving every unit past what is
-/// reported written as it was.
-pub(crate) fn run<F: Form>(src: &[u8], dst: &mut [F::Unit]) -> (usize, usize, bool) {
-    let at = |i: usize| -> Option<&[u8; WINDOW + 1]> {
-        src.get(i..i + WINDOW + 1)
-            .map(|s| s.try_into().expect("a window"))
-    };
-    // Two sets of values: the window being written, the one after it.
-    let (mut here, mut after): (Values, Values) = ([0; 8 + 256], [0; 8 + 256]);
+/// Each half of eight bytes is written as eight units whatever its count,
+/// the units past its characters being overwritten by the next half; so
+/// the next step is checked before this one's last half is written, and
+/// the last step writes its last half exactly, leaving every unit past
+/// what is reported written as it was.
+fn steps<F: Form, const N: usize>(src: &[u8], dst: &mut [F::Unit]) -> (usize, usize, bool) {
+    let ascii_limit = ASCII_WINDOWS * WINDOW / N;
+    // Two sets of values: the step being written, the one after it.
+    let (mut here, mut after): (Values, Values) = ([0; BLOCK - 8 + 256], [0; BLOCK - 8 + 256]);
     let (mut values, mut next_values) = (&mut here, &mut after);
-    let (mut i, mut j, room, mut ascii_windows) = (0, 0, dst.len(), 0);
-    let Some(mut w) = at(0).and_then(|s| window(s, values)) else {
+    let (mut i, mut j, room, mut ascii_steps) = (0, 0, dst.len(), 0);
+    let Some(mut s) = checked::<N>(src, 0, values) else {
         return (0, 0, false);
     };
-    while let Some(out) = dst.get_mut(j..j + WINDOW) {
-        let out: &mut [F::Unit; WINDOW] = out.try_into().expect("a window");
-        let (first, first_count) = &STARTS[usize::from(w.starts[0])];
-        let (second, second_count) = &STARTS[usize::from(w.starts[1])];
-        let (first_count, second_count) = (usize::from(*first_count), usize::from(*second_count));
-        let written = first_count + second_count;
-        // The next window, if there is room for it.
-        let next = match room - j >= written + WINDOW {
-            true => at(i + w.read).and_then(|s| window(s, next_values)),
+    while let Some(out) = dst.get_mut(j..j + N) {
+        let out: &mut [F::Unit; N] = out.try_into().expect("a step");
+        // The last byte leads if the one after it continues.
+        let read = N + usize::from(src[i + N] & 0xC0 == 0x80);
+        // Every half but the last: each at most 8 characters, so the
+        // halves before the last end at most 8 units before its end.
+        let mut written = 0;
+        for h in 0..N / 8 - 1 {
+            let starts = starts(&s[8 * h..][..8]);
+            write_half::<F>(starts, h, values, &mut out[written.min(N - 16)..], false);
+            written += usize::from(starts.1);
+        }
+        let last = N / 8 - 1;
+        let last_starts = starts(&s[8 * last..]);
+        // The next step, if there is room for it.
+        let next = match room - j >= written + usize::from(last_starts.1) + N {
+            true => checked::<N>(src, i + read, next_values),
             false => None,
         };
-        // Eight characters from each half: those past the first half's
-        // are overwritten by the second half's.
-        for c in 0..8 {
-            out[c] = F::bmp(u32::from(values[usize::from(first[c])]));
-        }
-        let out = &mut out[first_count.min(8)..][..8];
-        // Two loops, not one to a count of 8 or fewer: that one compared
-        // the count at every unit.
-        if next.is_some() {
-            for (o, &at) in out.iter_mut().zip(second) {
-                *o = F::bmp(u32::from(values[8 + usize::from(at)]));
-            }
-        } else {
-            for (o, &at) in out.iter_mut().zip(&second[..second_count.min(8)]) {
-                *o = F::bmp(u32::from(values[8 + usize::from(at)]));
-            }
-        }
-        // Windows all ASCII (no byte continues, the last does not lead):
+        let out = &mut out[written.min(N - 8)..];
+        write_half::<F>(last_starts, last, values, out, next.is_none());
+        written += usize::from(last_starts.1);
+        // Steps all ASCII (no byte continues, the last does not lead):
         // after a few in a row the text may have left the alphabet for
         // ASCII, which the loops per length widen several times faster.
-        let ascii = written == WINDOW && w.read == WINDOW;
-        ascii_windows = if ascii { ascii_windows + 1 } else { 0 };
-        i += w.read;
+        let ascii = written == N && read == N;
+        ascii_steps = if ascii { ascii_steps + 1 } else { 0 };
+        i += read;
         j += written;
         match next {
-            Some(n) if ascii_windows < ASCII_WINDOWS => w = n,
+            Some(n) if ascii_steps < ascii_limit => s = n,
             _ => break,
         }
         core::mem::swap(&mut values, &mut next_values);
     }
-    (i, j, ascii_windows == ASCII_WINDOWS)
+    (i, j, ascii_steps == ascii_limit)
+}
+
+/// Bytes a block holds: the steps [`run`] takes while they pass. On
+/// Sapphire Rapids blocks of 32 bytes decode Arabic at 2.4 GB/s, where
+/// windows of 16 (their bookkeeping twice as often) reach 2.1, blocks of
+/// 64 the same as 32 (Russian 4% slower) and blocks of 128 2.0.
+pub(crate) const BLOCK: usize = 2 * WINDOW;
+
+/// Decodes well-formed one- and two-byte characters a block of [`BLOCK`]
+/// bytes at a time, then a window of [`WINDOW`] at a time from the first
+/// block that does not pass, so that the stop falls within a window of
+/// what stops it. Stops at the first window that holds anything else (a
+/// longer character, an ill-formed sequence), within 17 bytes of the end
+/// of `src` or 16 units of the end of `dst`, or after [`ASCII_WINDOWS`]
+/// windows' worth of ASCII alone (then the last value returned is
+/// `true`). Returns bytes read and units written, leaving every unit past
+/// them as it was.
+pub(crate) fn run<F: Form>(src: &[u8], dst: &mut [F::Unit]) -> (usize, usize, bool) {
+    let (i, j, ascii) = steps::<F, BLOCK>(src, dst);
+    if ascii {
+        return (i, j, true);
+    }
+    let (read, written, ascii) = steps::<F, WINDOW>(&src[i..], &mut dst[j..]);
+    (i + read, j + written, ascii)
 }
 
 #[cfg(test)]
@@ -284,15 +340,25 @@ mod tests {
     }
 
     /// `run` on `src` against the reference: what it decodes is decoded as
-    /// the reference decodes it (nothing written past it is checked: the
-    /// windows may write there), each window it takes is one the oracle
-    /// takes, and it stops only where a window does not pass, or near
-    /// either end.
+    /// the reference decodes it, with nothing written past it (the steps
+    /// write garbage past their characters, which must be overwritten or
+    /// never written), and holds one- and two-byte characters alone; it
+    /// stops only where a window does not pass, near either end, or after
+    /// a stretch of ASCII.
     fn check_run<F: Reference>(src: &[u8], fill: F::Unit) -> (usize, bool)
     where
         F::Unit: PartialEq + core::fmt::Debug,
     {
-        let mut got = vec![fill; src.len() + WINDOW];
+        check_run_into::<F>(src, src.len() + WINDOW, fill)
+    }
+
+    /// [`check_run`] into `room` units: it may also stop within a window
+    /// of their end.
+    fn check_run_into<F: Reference>(src: &[u8], room: usize, fill: F::Unit) -> (usize, bool)
+    where
+        F::Unit: PartialEq + core::fmt::Debug,
+    {
+        let mut got = vec![fill; room];
         let (read, written, ascii) = run::<F>(src, &mut got);
         let (p, want) = F::reference(&src[..read], written, fill);
         assert_eq!(
@@ -301,18 +367,17 @@ mod tests {
             "{src:02X?}"
         );
         assert_eq!(got[..written], want[..], "{src:02X?}");
-        let mut i = 0;
-        while i < read {
-            let n = window_oracle(&src[i..]);
-            assert!(n > 0, "took a window the oracle refuses at {i}: {src:02X?}");
-            i += n;
-        }
-        assert_eq!(i, read, "{src:02X?}");
+        assert!(
+            got[written..].iter().all(|&u| u == fill),
+            "{room} {src:02X?}"
+        );
+        let text = core::str::from_utf8(&src[..read]).expect("checked above");
+        assert!(text.chars().all(|c| c.len_utf8() <= 2), "{src:02X?}");
         if ascii {
             let ascii_bytes = ASCII_WINDOWS * WINDOW;
             assert!(read >= ascii_bytes, "{src:02X?}");
             assert!(src[read - ascii_bytes..read].is_ascii(), "{src:02X?}");
-        } else if read + WINDOW < src.len() {
+        } else if read + WINDOW < src.len() && written + WINDOW <= room {
             assert_eq!(
                 window_oracle(&src[read..]),
                 0,
@@ -322,39 +387,66 @@ mod tests {
         (read, ascii)
     }
 
-    /// Windows of ASCII alone: [`ASCII_WINDOWS`] of them in a row stop the
-    /// run, fewer do not, wherever they start.
+    /// Into every room up to what the text needs and a block more: the
+    /// steps stop within a window of the end and write nothing past what
+    /// they report.
     #[test]
-    fn stops_after_a_stretch_of_ascii_windows() {
-        for lead in 0..3 {
-            for ascii in 0..=ASCII_WINDOWS * WINDOW + 2 * WINDOW {
-                let src = "\u{E9}".repeat(8 + lead) + &"A".repeat(ascii) + &"\u{436}".repeat(40);
-                let (read, stopped) = check_run::<Ucs4>(src.as_bytes(), 0xAAAA_AAAA);
-                // The windows' ASCII-only ones: those wholly inside the run
-                // of ASCII, counted from where the windows fall.
-                let first = (2 * (8 + lead)).div_ceil(WINDOW) * WINDOW;
-                let whole = (2 * (8 + lead) + ascii).saturating_sub(first) / WINDOW;
-                assert_eq!(stopped, whole >= ASCII_WINDOWS, "{lead} {ascii}");
-                if stopped {
-                    assert_eq!(read, first + ASCII_WINDOWS * WINDOW, "{lead} {ascii}");
+    fn stops_within_a_window_of_a_short_destination() {
+        let mut rng = crate::samples::Rng(0x5EED);
+        for ascii in [0, 30, 90] {
+            for len in [40, 100, 300] {
+                let src = crate::samples::alphabet_text(&mut rng, len, ascii, 0, 0);
+                let chars = core::str::from_utf8(&src)
+                    .expect("well formed")
+                    .chars()
+                    .count();
+                for room in 0..=chars + BLOCK {
+                    check_run_into::<Ucs4>(&src, room, 0xAAAA_AAAA);
+                    check_run_into::<Utf16<false>>(&src, room, 0xAAAA);
                 }
             }
         }
     }
 
-    /// Every input of one or two bytes at every position of a window and
-    /// just past it, after ASCII or after two-byte characters, and before
-    /// two windows of two-byte characters; the three-byte inputs led by
-    /// C0..FF at the last position, where a two-byte character would end
-    /// past the window.
+    /// Blocks of ASCII alone: [`ASCII_WINDOWS`] windows' worth of them in
+    /// a row stop the run, fewer do not, wherever they start.
+    #[test]
+    fn stops_after_a_stretch_of_ascii_blocks() {
+        let limit = ASCII_WINDOWS * WINDOW / BLOCK;
+        for lead in 0..3 {
+            for ascii in 0..=ASCII_WINDOWS * WINDOW + 2 * BLOCK {
+                let src = "\u{E9}".repeat(8 + lead) + &"A".repeat(ascii) + &"\u{436}".repeat(40);
+                let (read, stopped) = check_run::<Ucs4>(src.as_bytes(), 0xAAAA_AAAA);
+                // The blocks' ASCII-only ones: those wholly inside the run
+                // of ASCII, counted from where the blocks fall (every
+                // BLOCK bytes: none before it ends past its last byte).
+                let first = (2 * (8 + lead)).div_ceil(BLOCK) * BLOCK;
+                let whole = (2 * (8 + lead) + ascii).saturating_sub(first) / BLOCK;
+                assert_eq!(stopped, whole >= limit, "{lead} {ascii}");
+                if stopped {
+                    assert_eq!(read, first + limit * BLOCK, "{lead} {ascii}");
+                } else {
+                    // The windows take the last block's worth.
+                    assert!(read + WINDOW + 1 > src.len(), "{lead} {ascii}");
+                }
+            }
+        }
+    }
+
+    /// Every input of one or two bytes at every position of a block (and
+    /// so of both its windows) and just past it, after ASCII or after
+    /// two-byte characters, and before two blocks of two-byte characters;
+    /// the three-byte inputs led by C0..FF at the last position of a
+    /// window and of a block, where a two-byte character would end past
+    /// it.
     #[test]
     fn every_short_input_at_every_position() {
         let mut prefixes = Vec::new();
-        for p in 0..=WINDOW + 1 {
+        for p in 0..=BLOCK + 1 {
             prefixes.push("A".repeat(p));
             prefixes.push("\u{E9}".repeat(p / 2) + &"A".repeat(p % 2));
         }
-        let suffix = "\u{0430}".repeat(2 * WINDOW);
+        let suffix = "\u{0430}".repeat(2 * BLOCK);
         let place = |prefix: &str, input: &[u8]| {
             let mut src = prefix.as_bytes().to_vec();
             src.extend_from_slice(input);
@@ -372,11 +464,12 @@ mod tests {
             }
         }
         let inner = crate::samples::inner_bytes();
-        let last = "A".repeat(WINDOW - 1);
-        for a in 0xC0..=0xFFu8 {
-            for b in 0..=255u8 {
-                for &c in &inner {
-                    check_run::<Ucs4>(&place(&last, &[a, b, c]), 0xAAAA_AAAA);
+        for last in ["A".repeat(WINDOW - 1), "A".repeat(BLOCK - 1)] {
+            for a in 0xC0..=0xFFu8 {
+                for b in 0..=255u8 {
+                    for &c in &inner {
+                        check_run::<Ucs4>(&place(&last, &[a, b, c]), 0xAAAA_AAAA);
+                    }
                 }
             }
         }
