@@ -118,8 +118,8 @@ fn top_bits(x: u64) -> u8 {
 }
 
 /// The [`STARTS`] entry of eight checked bytes: a character starts at
-/// each byte that does not continue (10xxxxxx), bit 7 of `!(x & !(x <<
-/// 1))` in each byte.
+/// each byte that does not continue (10xxxxxx), whose bit 7 is set in
+/// `!(x & !(x << 1))`.
 #[inline(always)]
 fn starts(eight: &[u8]) -> &'static ([u8; 8], u8) {
     let x = u64::from_le_bytes(eight.try_into().expect("8 bytes"));
@@ -206,7 +206,7 @@ fn write_half<F: Form>(
 }
 
 /// Decodes well-formed one- and two-byte characters `N` bytes a step (a
-/// multiple of 8, at most [`BLOCK`]). Stops at the first step that holds
+/// multiple of 8 from 16 to [`BLOCK`]). Stops at the first step that holds
 /// anything else (a longer character, an ill-formed sequence), within
 /// `N + 1` bytes of the end of `src` or `N` units of the end of `dst`, or
 /// after [`ASCII_WINDOWS`] windows' worth of steps in a row of ASCII
@@ -219,6 +219,7 @@ fn write_half<F: Form>(
 /// the last step writes its last half exactly, leaving every unit past
 /// what is reported written as it was.
 fn steps<F: Form, const N: usize>(src: &[u8], dst: &mut [F::Unit]) -> (usize, usize, bool) {
+    const { assert!(N.is_multiple_of(8) && N >= 16 && N <= BLOCK) };
     let ascii_limit = ASCII_WINDOWS * WINDOW / N;
     // Two sets of values: the step being written, the one after it.
     let (mut here, mut after): (Values, Values) = ([0; BLOCK - 8 + 256], [0; BLOCK - 8 + 256]);
@@ -231,8 +232,9 @@ fn steps<F: Form, const N: usize>(src: &[u8], dst: &mut [F::Unit]) -> (usize, us
         let out: &mut [F::Unit; N] = out.try_into().expect("a step");
         // The last byte leads if the one after it continues.
         let read = N + usize::from(src[i + N] & 0xC0 == 0x80);
-        // Every half but the last: each at most 8 characters, so the
-        // halves before the last end at most 8 units before its end.
+        // A half holds at most 8 characters, so half `h` starts at most
+        // `8 * h` units in: the `min`s never bind, and spare the bounds
+        // checks.
         let mut written = 0;
         for h in 0..N / 8 - 1 {
             let starts = starts(&s[8 * h..][..8]);
