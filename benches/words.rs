@@ -2,7 +2,7 @@
 //! paragraphs, so a predictor learns where their words end; real text
 //! does not repeat. This decodes each spaced lipsum file's letters (its
 //! non-ASCII characters, in order) as the file has them, in words of
-//! four, and in words of one to six chosen at random, with u8x (the
+//! four, and in words of one to six and of one or two chosen at random, with u8x (the
 //! scalar tier unless `--tier` says otherwise) and std side by side.
 //!
 //! cargo bench --bench words [-- --tier avx2] [--rounds N]
@@ -103,16 +103,17 @@ fn main() {
             continue;
         };
         let mut seed = 0x5EED_u64;
-        let mut random = || {
+        let mut random = |most: u64| {
             seed = seed
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
-            1 + (seed >> 33) as usize % 6
+            1 + ((seed >> 33) % most) as usize
         };
         let shapes = [
             ("as in the file", text.clone()),
             ("of four", regrouped(&text, || 4)),
-            ("of 1 to 6", regrouped(&text, &mut random)),
+            ("of 1 to 6", regrouped(&text, || random(6))),
+            ("of 1 or 2", regrouped(&text, || random(2))),
         ];
         for (shape, s) in shapes {
             let mut dst = vec![0u32; s.len()];
