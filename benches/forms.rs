@@ -372,6 +372,28 @@ fn main() {
                     "convert_utf16le_to_utf8",
                 );
                 row(
+                    "utf16->utf8 strict (enc_rs)",
+                    text.len(),
+                    vec![
+                        Box::new(|check| {
+                            let p = e.encode_utf16(
+                                u16src,
+                                &mut out8,
+                                EncodePolicy::Strict,
+                                ByteOrder::Little,
+                                false,
+                            );
+                            assert_eq!(p.status, Status::Done);
+                            digest8(check, &out8[..p.written])
+                        }),
+                        Box::new(|check| {
+                            let n = encoding_rs::mem::convert_utf16_to_utf8(u16src, &mut peer8);
+                            digest8(check, &peer8[..n])
+                        }),
+                    ],
+                    "encoding_rs mem::convert_utf16_to_utf8 (native order, replaces)",
+                );
+                row(
                     "utf16 length of utf8",
                     src.len(),
                     vec![
@@ -451,6 +473,24 @@ fn main() {
                     "convert_utf8_to_latin1",
                 );
                 row(
+                    "utf8->latin1 strict (enc_rs)",
+                    src.len(),
+                    vec![
+                        Box::new(|check| {
+                            let p = e.decode_latin1(src, &mut outl, Latin1Policy::Strict, false);
+                            assert_eq!(p.status, Status::Done);
+                            digest8(check, &outl[..p.written])
+                        }),
+                        Box::new(|check| {
+                            // Its input must be valid UTF-8 of Latin-1
+                            // characters, as here; it does not check.
+                            let n = encoding_rs::mem::convert_utf8_to_latin1_lossy(src, &mut peerl);
+                            digest8(check, &peerl[..n])
+                        }),
+                    ],
+                    "encoding_rs mem::convert_utf8_to_latin1_lossy (does not validate)",
+                );
+                row(
                     "latin1->utf8",
                     src.len(),
                     vec![
@@ -464,6 +504,21 @@ fn main() {
                         }),
                     ],
                     "convert_latin1_to_utf8",
+                );
+                row(
+                    "latin1->utf8 (enc_rs)",
+                    src.len(),
+                    vec![
+                        Box::new(|check| {
+                            let p = e.encode_latin1(l1src, &mut outl);
+                            digest8(check, &outl[..p.written])
+                        }),
+                        Box::new(|check| {
+                            let n = encoding_rs::mem::convert_latin1_to_utf8(l1src, &mut peerl);
+                            digest8(check, &peerl[..n])
+                        }),
+                    ],
+                    "encoding_rs mem::convert_latin1_to_utf8",
                 );
             }
         }

@@ -22,6 +22,7 @@
 //! - [`alphabets`]: decoding one- and two-byte text in fixed windows.
 //! - [`encode`]: code points to UTF-8.
 //! - [`count`]: the characters of well-formed text.
+//! - [`latin1`]: Latin-1 to UTF-8.
 
 #![forbid(unsafe_code)]
 
@@ -31,5 +32,6 @@ pub(crate) mod count;
 pub(crate) mod decode;
 pub(crate) mod encode;
 pub(crate) mod form;
+pub(crate) mod latin1;
 pub(crate) mod mixed;
 pub(crate) mod validate;

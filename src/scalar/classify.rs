@@ -7,7 +7,9 @@
 //! ASCII, at most C3 (the lead of U+00C0..U+00FF) means Latin-1, below F0
 //! means the BMP, and anything from F0 up leads a 4-byte character.
 
-use crate::types::{Classification, Progress, Status, Width};
+use crate::types::Width;
+#[cfg(test)]
+use crate::types::{Classification, Progress, Status};
 
 /// The widest character of well-formed UTF-8 whose largest byte is `max`.
 #[inline]
@@ -32,6 +34,7 @@ pub(crate) fn stats_of(src: &[u8]) -> crate::arch::Utf8Stats {
 
 /// The classification of well-formed UTF-8 `src`, after `progress` (a
 /// validation whose well-formed prefix is `src`).
+#[cfg(test)] // The oracle of `forms::classify`'s tests.
 pub(crate) fn stats(src: &[u8], progress: Progress) -> Classification {
     let s = stats_of(src);
     Classification {
@@ -44,6 +47,7 @@ pub(crate) fn stats(src: &[u8], progress: Progress) -> Classification {
 
 /// Classifies `src`: the validation result, and the widest character, the
 /// characters and the UTF-16 units of its well-formed prefix.
+#[cfg(test)] // The oracle of `forms::classify`'s tests.
 pub fn classify(src: &[u8], more_input: bool) -> Classification {
     let progress = super::validate::validate(src, more_input);
     debug_assert!(matches!(progress.status, Status::Done) || progress.read < src.len());
