@@ -82,24 +82,42 @@ pub(crate) fn encode_latin1(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
 /// bytes they take (8 to 16). `d[that]` may be changed too.
 #[inline(always)]
 fn step(s: &[u8; STEP], d: &mut [u8; ROOM]) -> usize {
+    let two = u64::from_le_bytes(*s) >> 7 & 0x0101_0101_0101_0101;
+    write_eight(s.map(u16::from), two, d)
+}
+
+/// Writes eight characters below U+0800, one or two bytes each, at the
+/// start of `d`: `values` are their code points and byte `n` of `two` is 1
+/// where character `n` takes two bytes (is U+0080 or above). Returns how
+/// many bytes they take (8 to 16); `d[that]` may be changed too.
+#[inline(always)]
+pub(super) fn write_eight<const ROOM: usize>(
+    values: [u16; 8],
+    two: u64,
+    d: &mut [u8; ROOM],
+) -> usize {
+    const { assert!(ROOM > 2 * 8) };
     const ONES: u64 = 0x0101_0101_0101_0101;
-    let x = u64::from_le_bytes(*s);
-    // Where each byte goes: its index plus the bytes above 7F before it,
-    // all at once (each byte of the product sums the bytes of `two` up to
-    // it; shifted one byte, those before it). Each sum fits its byte, so
-    // nothing carries. Computing each start from the one before made a
-    // chain that ran at 1 GB/s on text with 10% letters above 7F.
-    let two = x >> 7 & ONES;
+    // Where each character goes: its index plus the two-byte characters
+    // before it, all at once (each byte of the product sums the bytes of
+    // `two` up to it; shifted one byte, those before it). Each sum fits
+    // its byte, so nothing carries. Computing each start from the one
+    // before made a chain that ran at 1 GB/s on text with 10% letters
+    // above 7F.
     let sums = two.wrapping_mul(ONES);
     let at = (sums << 8) + 0x0706_0504_0302_0100;
-    for (n, &b) in s.iter().enumerate() {
-        // At most 14 (byte 7, after seven letters above 7F): the mask is
+    for (n, &v) in values.iter().enumerate() {
+        // At most 14 (character 7, after seven of two bytes): the mask is
         // the identity and spares the bounds checks.
         let p = usize::from((at >> (8 * n)) as u8 & 15);
-        d[p] = if b < 0x80 { b } else { 0xC0 | b >> 6 };
-        d[p + 1] = 0x80 | b & 0x3F;
+        d[p] = if v < 0x80 {
+            v as u8
+        } else {
+            0xC0 | (v >> 6) as u8
+        };
+        d[p + 1] = 0x80 | (v & 0x3F) as u8;
     }
-    STEP + (sums >> 56) as usize
+    8 + (sums >> 56) as usize
 }
 
 #[cfg(test)]

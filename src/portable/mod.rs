@@ -23,6 +23,7 @@
 //! - [`encode`]: code points to UTF-8.
 //! - [`count`]: the characters of well-formed text.
 //! - [`latin1`]: Latin-1 to UTF-8.
+//! - [`utf16`]: well-formed UTF-16 to UTF-8.
 
 #![forbid(unsafe_code)]
 
@@ -34,4 +35,5 @@ pub(crate) mod encode;
 pub(crate) mod form;
 pub(crate) mod latin1;
 pub(crate) mod mixed;
+pub(crate) mod utf16;
 pub(crate) mod validate;
