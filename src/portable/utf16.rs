@@ -76,8 +76,15 @@ fn encode_in_order<const SWAP: bool>(src: &[u16], dst: &mut [u8]) -> (usize, usi
             // leaves) and 19 bytes of room are left (such a step takes 15
             // at most, and the loops below write a character while four
             // are left).
+            // Only where another of the next seven units is above 7F too:
+            // a lone one among ASCII (`ascii+1%2B`) goes faster through the
+            // loop below and back to the blocks.
+            let dense = src
+                .get(i + 1..i + 8)
+                .is_some_and(|s| s.iter().any(|&u| unit(u) >= 0x80));
             let mut ascii_steps = 0;
-            while let (Some(s), Some(d)) = (src.get(i..i + 9), dst.get_mut(j..j + 19)) {
+            while let (true, Some(s), Some(d)) = (dense, src.get(i..i + 9), dst.get_mut(j..j + 19))
+            {
                 let s: [u16; 9] = core::array::from_fn(|k| unit(s[k]));
                 let eight: [u16; 8] = core::array::from_fn(|k| s[k]);
                 if eight.iter().fold(0, |a, &u| a | u) >= 0x800 || s[8] & 0xF800 == 0xD800 {
@@ -92,7 +99,7 @@ fn encode_in_order<const SWAP: bool>(src: &[u16], dst: &mut [u8]) -> (usize, usi
                 // with 10% letters above 7F has such a pair about one step
                 // in five).
                 ascii_steps = if two == 0 { ascii_steps + 1 } else { 0 };
-                if ascii_steps == 2 || ascii_steps == 1 && i - start == 16 {
+                if ascii_steps == 2 {
                     break;
                 }
             }
