@@ -46,7 +46,7 @@ impl Engine {
 /// the counting loops, not the reference core that the other tiers' tests
 /// compare against: here it is compared with the reference directly, on
 /// every length up to a few blocks and on long random text, with and
-/// without damage, and in both byte orders.
+/// without damage, and in every byte order.
 #[cfg(test)]
 mod tests {
     use crate::samples::{text, Rng};

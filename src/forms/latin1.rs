@@ -1,7 +1,7 @@
 //! UTF-8 <-> Latin-1 over the tier's UCS-4 kernels.
 
 use super::loops::{ascii_blocks, narrow_latin1, widen_u8};
-use super::{is_reference, through_ucs4, Narrow, Taken, CHUNK, SHORT_BUF};
+use super::{is_scalar_tier, through_ucs4, Narrow, Taken, CHUNK, SHORT_BUF};
 use crate::scalar::latin1 as reference;
 use crate::scalar::sink::CountSink;
 use crate::{EncodePolicy, Engine, Latin1Policy, Policy, Progress, Status};
@@ -157,7 +157,7 @@ impl Engine {
         policy: Latin1Policy,
         more_input: bool,
     ) -> Progress {
-        if is_reference(self) {
+        if is_scalar_tier(self) {
             return reference::decode(src, &mut CountSink::default(), policy, more_input);
         }
         let (ucs4, above) = ucs4_policy(policy);
@@ -186,7 +186,7 @@ impl Engine {
 
     /// See [`crate::encode_latin1`].
     pub fn encode_latin1(&self, src: &[u8], dst: &mut [u8]) -> Progress {
-        if is_reference(self) {
+        if is_scalar_tier(self) {
             // The portable encoder, not the way through UCS-4 below: that
             // one ran text with 10% letters above 0x7F at half the
             // reference core's speed (the UCS-4 encoder mispredicts

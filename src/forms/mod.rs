@@ -200,7 +200,9 @@ fn chunk_end(src: &[u8], read: usize) -> usize {
         .unwrap_or(limit)
 }
 
-/// Whether `engine` is the scalar tier, which runs the reference directly.
-pub(crate) fn is_reference(engine: &Engine) -> bool {
+/// Whether `engine` is the scalar tier, which skips the chunked way: it runs
+/// the reference core directly, or for some conversions the portable core
+/// (each compared with the reference in its module's tests).
+pub(crate) fn is_scalar_tier(engine: &Engine) -> bool {
     engine.tier() == Tier::Scalar
 }

@@ -1,7 +1,7 @@
 //! UTF-8 <-> UTF-16 over the tier's UCS-4 kernels.
 
 use super::loops::{ascii_blocks, ascii_unit_blocks, has_surrogate, narrow_ascii, widen_u16};
-use super::{is_reference, through_ucs4, Narrow, Taken, CHUNK, SHORT_BUF};
+use super::{is_scalar_tier, through_ucs4, Narrow, Taken, CHUNK, SHORT_BUF};
 use crate::scalar::decode as scalar_decode;
 use crate::scalar::encode::unit_error;
 use crate::scalar::sink::CountSink;
@@ -64,7 +64,7 @@ impl Engine {
 
     /// See [`crate::decode_utf16_len`].
     pub fn decode_utf16_len(&self, src: &[u8], policy: Policy, more_input: bool) -> Progress {
-        if is_reference(self) {
+        if is_scalar_tier(self) {
             let mut sink = Utf16Sink::new(CountSink::default(), ByteOrder::Native);
             return scalar_decode::decode(src, &mut sink, policy, more_input);
         }
@@ -95,7 +95,7 @@ impl Engine {
                 return done(src.len());
             }
         }
-        if is_reference(self) {
+        if is_scalar_tier(self) {
             return self.encode_utf16_portable(src, dst, policy, order, more_input);
         }
         if let Some(p) = self.encode_utf16_kernel(src, dst, policy, order, more_input) {
@@ -207,7 +207,7 @@ impl Engine {
         order: ByteOrder,
         more_input: bool,
     ) -> Progress {
-        if is_reference(self) {
+        if is_scalar_tier(self) {
             let mut sink = CountSink::default();
             return reference::encode(src, &mut sink, policy, order, more_input);
         }
@@ -226,7 +226,7 @@ impl Engine {
 
     /// See [`crate::validate_utf16`].
     pub fn validate_utf16(&self, src: &[u16], order: ByteOrder, more_input: bool) -> Progress {
-        if is_reference(self) {
+        if is_scalar_tier(self) {
             return reference::validate(src, order, more_input);
         }
         // Whole blocks without surrogates are skipped; from a block that

@@ -51,6 +51,9 @@ pub(crate) fn encode_latin1(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
             let d: &mut [u8; ROOM] = d.try_into().expect("room");
             j += step(s, d);
             i += STEP;
+            // Tested on the bytes again, not on the step's length (which
+            // says the same): that ran text with 10% letters above 7F at
+            // 1.07 GB/s against 1.32.
             if i - start >= 4 * BLOCK && u64::from_ne_bytes(*s) & 0x8080_8080_8080_8080 == 0 {
                 // ASCII again: back to the blocks.
                 break;

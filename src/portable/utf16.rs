@@ -71,14 +71,13 @@ fn encode_in_order<const SWAP: bool>(src: &[u16], dst: &mut [u8]) -> (usize, usi
             }
         } else if first < 0x800 {
             // Eight units below U+0800 at a time, without a branch on each
-            // one's length, while the unit after them is no surrogate (it
-            // is written next, over the extra byte a step ending in ASCII
-            // leaves) and 19 bytes of room are left (such a step takes 15
-            // at most, and the loops below write a character while four
-            // are left).
-            // Only where another of the next seven units is above 7F too:
-            // a lone one among ASCII (`ascii+1%2B`) goes faster through the
-            // loop below and back to the blocks.
+            // one's length, where another of the next seven units is above
+            // 7F too (a lone one among ASCII, as in `ascii+1%2B`, goes
+            // faster through the loop below and back to the blocks); while
+            // the unit after them is no surrogate (it is written next, over
+            // the extra byte a step ending in ASCII leaves) and 19 bytes of
+            // room are left (such a step takes 15 at most, and the loops
+            // below write a character while four are left).
             let dense = src
                 .get(i + 1..i + 8)
                 .is_some_and(|s| s.iter().any(|&u| unit(u) >= 0x80));
