@@ -259,6 +259,13 @@ static void decoders(void) {
     BAD(decode(d, gs, SIZE_MAX, NULL, 0, U8X_STRICT, 0, 0));
     BAD(decode(d, (const uint8_t *)TOP_ADDRESS, 16, gd, 8, U8X_STRICT, 0, 0));
     BAD(decode(d, gs, 64, (void *)(TOP_ADDRESS & ~(uintptr_t)3), 64, U8X_STRICT, 0, 0));
+    /* a capacity no buffer can have, however little of it the input needs:
+     * refused as an input length is, not clamped to the 1-4 units the call
+     * would write (a page from the top, 4096 units, would otherwise be
+     * written) */
+    BAD(decode(d, gs, 1, (void *)((UINTPTR_MAX - 63) & ~(uintptr_t)3), 4096, U8X_STRICT, 0, 0));
+    BAD(decode(d, gs, 1, gd, SIZE_MAX, U8X_STRICT, 0, 0));
+    BAD(decode(d, gs, 1, gd, HUGE_LEN / us, U8X_REPLACE, repl, 0));
     for (i = 0; i < COUNT_OF(not_policies); i++) BAD(decode(d, gs, 16, gd, 16, not_policies[i], repl, 0));
     if (d == LATIN1) {
       BAD(decode(d, gs, 16, gd, 16, U8X_ESCAPE, repl, 0));
@@ -378,6 +385,13 @@ static void encoders(void) {
   BAD(u8x_encode(gs32, 8, top, 32, U8X_STRICT, 0));
   BAD(u8x_encode_utf16(gs16, 8, top, 32, U8X_STRICT, 0, 0));
   BAD(u8x_encode_latin1(gs, 16, top, 32));
+  /* a capacity no buffer can have, though the input needs 1-4 bytes */
+  BAD(u8x_encode(gs32, 1, top - 48, 4096, U8X_STRICT, 0));
+  BAD(u8x_encode_utf16(gs16, 1, top - 48, 4096, U8X_STRICT, 0, 0));
+  BAD(u8x_encode_latin1(gs, 1, top - 48, 4096));
+  BAD(u8x_encode(gs32, 1, gd, SIZE_MAX, U8X_STRICT, 0));
+  BAD(u8x_encode_utf16(gs16, 1, gd, SIZE_MAX, U8X_STRICT, 0, 0));
+  BAD(u8x_encode_latin1(gs, 1, gd, HUGE_LEN));
   /* policies, replacements, flags */
   for (i = 0; i < COUNT_OF(encode_not); i++) {
     BAD(u8x_encode(gs32, 4, gd, 16, encode_not[i], U8X_REPLACEMENT_CHARACTER));
@@ -567,6 +581,10 @@ static void posix(void) {
     CHECK_EQ(u8x_mbstowcs(NULL, s, 0), 3);
     CHECK_EQ(u8x_mbstowcs((wchar_t *)(void *)(out.end - 3 * sizeof(wchar_t)), s, 3), 3); /* no room for L'\0' */
     CHECK_EQ(u8x_mbstowcs((wchar_t *)(void *)(in.end - 4 - 4 * sizeof(wchar_t)), s, 4), 3); /* adjacent */
+    /* n is a limit, not a buffer's size (POSIX): SIZE_MAX when the string
+     * is known to fit */
+    CHECK_EQ(u8x_mbstowcs((wchar_t *)(void *)(out.end - 4 * sizeof(wchar_t)), s, SIZE_MAX), 3);
+    CHECK_EQ(*(const wchar_t *)(const void *)(out.end - sizeof(wchar_t)), 0);
     CHECK_EQ(u8x_mbstowcs(gw, (const char *)in.end - 1, 0), 0); /* "" at the very end */
   }
 
@@ -655,6 +673,26 @@ static void restartable(void) {
   errno = 0;
   CHECK_EQ(u8x_mbrtowc(&wc, (const char *)input_at_end("\xE2", 2), 4, NULL), FAIL); /* E2 then the NUL */
   CHECK_EQ(errno, EILSEQ);
+  /* ... nor past the byte that rules a character out, the lead given now
+   * or pending in the state: the byte after it is in the guard page */
+  {
+    static const char *const ruled_out[] = {"\xE0\x80", "\xED\xA0", "\xF4\x90", "\xF0\x8F", "\xC2\x41", "\xF1\x80\xC0"};
+    for (i = 0; i < COUNT_OF(ruled_out); i++) {
+      const size_t len = strlen(ruled_out[i]);
+      errno = 0;
+      CHECK_EQ(u8x_mbrtowc(&wc, (const char *)input_at_end(ruled_out[i], len), 4, NULL), FAIL);
+      CHECK_EQ(errno, EILSEQ);
+      errno = 0;
+      CHECK_EQ(u8x_mbrlen((const char *)input_at_end(ruled_out[i], len), SIZE_MAX, NULL), FAIL);
+      CHECK_EQ(errno, EILSEQ);
+      memset(&st, 0, sizeof st);
+      CHECK_EQ(u8x_mbrtowc(&wc, ruled_out[i], 1, &st), (size_t)-2);
+      errno = 0;
+      CHECK_EQ(u8x_mbrtowc(&wc, (const char *)input_at_end(ruled_out[i] + 1, len - 1), 4, &st), FAIL);
+      CHECK_EQ(errno, EILSEQ);
+      CHECK(u8x_mbsinit(&st));
+    }
+  }
   st = pending;
   CHECK_EQ(u8x_mbrtowc((wchar_t *)(void *)(out.end - sizeof(wchar_t)), (const char *)input_at_end("\x82\xAC", 2), 2, &st), 2);
   CHECK_EQ(*(const wchar_t *)(const void *)(out.end - sizeof(wchar_t)), 0x20AC);

@@ -8,7 +8,11 @@
  * - Lengths are trusted: u8x refuses only lengths no buffer can have (more
  *   than PTRDIFF_MAX bytes, or running past the end of the address space).
  *   A length larger than the caller's real buffer is undefined behaviour
- *   that no library can detect.
+ *   that no library can detect. An output capacity is such a length too,
+ *   checked whole however little of it the call needs: SIZE_MAX is not
+ *   "big enough" but U8X_BAD_ARGUMENT (pass the buffer's size, or a
+ *   u8x_*_bound). The POSIX drop-ins' `n` is POSIX's limit on what they
+ *   write, so it may exceed the buffer when the result is known to fit.
  * - Output is never written past its capacity. An output of NULL with
  *   capacity 0 means "compute the exact size needed, write nothing".
  * - No function allocates, panics, aborts or keeps state of its own (the
@@ -122,9 +126,10 @@ enum u8x_status
   /**
    * A NULL pointer with a non-zero length; a misaligned `uint16_t`,
    * `uint32_t`, `wchar_t` or `u8x_classification` pointer (refused
-   * whatever its length, even 0); a length whose
+   * whatever its length, even 0); a length or output capacity whose
    * size in bytes exceeds `PTRDIFF_MAX`, or that would run from its
-   * pointer past the end of the address space; an output that overlaps
+   * pointer past the end of the address space (a capacity is checked
+   * whole, however little of it the call needs); an output that overlaps
    * the input (within the part of the output the call could write: at
    * most the worst-case size for the input); an unknown policy or flag;
    * an invalid replacement scalar; or a position beyond the length.

@@ -45,11 +45,13 @@ pub unsafe fn input<'a, T>(ptr: *const T, len: usize) -> Option<&'a [T]> {
     Some(unsafe { slice::from_raw_parts(ptr, len) })
 }
 
-/// The caller's output buffer, its capacity clamped to `most` (the largest
-/// output the call can produce), so that a generous capacity never describes
-/// memory beyond what the call may touch. `None` for NULL with a non-zero
-/// capacity, a misaligned pointer (whatever the capacity), a buffer running
-/// past the end of the address space, or one overlapping `src`.
+/// The caller's output buffer of `cap` elements, refused as an input
+/// length is (more than `PTRDIFF_MAX` bytes, or running past the end of the
+/// address space), then clamped to `most` (the largest output the call can
+/// produce), so that a generous capacity never describes memory beyond what
+/// the call may touch. `None` for NULL with a non-zero capacity, a
+/// misaligned pointer (whatever the capacity), a capacity no buffer can
+/// have, or a buffer overlapping `src` within its first `most` elements.
 ///
 /// # Safety
 /// If `ptr` is not NULL, the caller promises `cap` writable elements there.
@@ -59,20 +61,41 @@ pub unsafe fn output<'a, T, S>(
     most: usize,
     src: &[S],
 ) -> Option<Output<'a, T>> {
+    if !ptr.is_null() && cap != 0 && !fits(ptr as *const T, cap) {
+        return None;
+    }
+    // SAFETY: the caller's promise, passed on.
+    unsafe { output_up_to(ptr, cap, most, src) }
+}
+
+/// [`output`] for the POSIX functions, whose `n` is a limit on what they
+/// write, not a claim about the buffer (`mbstowcs(buf, s, SIZE_MAX)` is
+/// valid C when the result is known to fit): only the first
+/// `min(n, most)` elements must be a possible buffer.
+///
+/// # Safety
+/// If `ptr` is not NULL, the caller promises `min(n, most)` writable
+/// elements there.
+pub unsafe fn output_up_to<'a, T, S>(
+    ptr: *mut T,
+    n: usize,
+    most: usize,
+    src: &[S],
+) -> Option<Output<'a, T>> {
     if ptr.is_null() {
-        return (cap == 0).then_some(Output::Measure);
+        return (n == 0).then_some(Output::Measure);
     }
     if !ptr.is_aligned() {
         return None;
     }
-    let len = cap.min(most);
+    let len = n.min(most);
     if len == 0 {
         return Some(Output::Buffer(&mut []));
     }
     if !fits(ptr as *const T, len) || overlaps(ptr as usize, len * size_of::<T>(), src) {
         return None;
     }
-    // SAFETY: non-NULL, aligned, `len <= cap` elements which the caller
+    // SAFETY: non-NULL, aligned, `len <= n` elements which the caller
     // promises are writable, at most isize::MAX bytes within the address
     // space, and disjoint from `src`, the only other slice alive during the
     // call.

@@ -2,7 +2,7 @@
 
 use core::ffi::{c_char, CStr};
 
-use super::buffers::{output, Output};
+use super::buffers::{output_up_to, Output};
 use super::errno::fail;
 use crate::{EncodePolicy, Policy, Status};
 use libc::wchar_t;
@@ -45,7 +45,7 @@ pub unsafe extern "C" fn u8x_mbstowcs(dest: *mut wchar_t, src: *const c_char, n:
     // SAFETY: the caller promises room for `n` wide characters at `dest`;
     // wchar_t and u32 have the same size and alignment (asserted in
     // errno.rs).
-    match unsafe { output(dest.cast::<u32>(), n, bytes.len() + 1, bytes) } {
+    match unsafe { output_up_to(dest.cast::<u32>(), n, bytes.len() + 1, bytes) } {
         Some(Output::Measure) | None if dest.is_null() => {
             let p = crate::count(bytes, Policy::Strict, false);
             match p.status {
@@ -91,7 +91,7 @@ pub unsafe extern "C" fn u8x_wcstombs(dest: *mut c_char, src: *const wchar_t, n:
     let units = unsafe { core::slice::from_raw_parts(src, len) };
     let most = len.saturating_mul(4).saturating_add(1);
     // SAFETY: the caller promises room for `n` bytes at `dest`.
-    match unsafe { output(dest.cast::<u8>(), n, most, units) } {
+    match unsafe { output_up_to(dest.cast::<u8>(), n, most, units) } {
         Some(Output::Measure) | None if dest.is_null() => {
             let p = crate::encoded_len(units, EncodePolicy::Strict);
             match p.status {

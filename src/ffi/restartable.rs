@@ -19,10 +19,10 @@ use core::ffi::{c_char, c_int, CStr};
 use core::ptr::{null, null_mut};
 use core::slice;
 
-use super::buffers::{output, Output};
+use super::buffers::{output_up_to, Output};
 use super::errno::{fail, set_errno, FAILED};
 use crate::scalar::encode::unit_bytes;
-use crate::scalar::segment::{is_continuation, next_segment, sequence_len, Segment};
+use crate::scalar::segment::{next_segment, Segment};
 use crate::{EncodePolicy, Policy, Status};
 use libc::wchar_t;
 
@@ -116,24 +116,29 @@ fn step(state: &mut u8x_mbstate_t, src: &[u8]) -> Step {
 
 /// Copies into `new` the bytes at `s` that a step from `state` needs: at
 /// most `n`, no more than the character can still take, and nothing after
-/// a byte that ends it. So a NUL-terminated string passed with a generous
-/// `n` (`MB_CUR_MAX`, as much code does) is never read past its terminator.
-/// Returns how many.
+/// the byte that ends it or rules it out (`E0 80`: no character begins so,
+/// and the byte after is not read). So a NUL-terminated string passed with
+/// a generous `n` (`MB_CUR_MAX`, as much code does) is never read past its
+/// terminator, nor past the byte that decides. Returns how many.
 ///
 /// # Safety
 /// `s` must have `n` readable bytes, or be a NUL-terminated string.
 unsafe fn take(state: &u8x_mbstate_t, s: *const u8, n: usize, new: &mut [u8; 4]) -> usize {
     let have = state.count as usize;
+    let mut seen = [0u8; 4];
+    seen[..have].copy_from_slice(&state.bytes[..have]);
     let mut k = 0;
     while k < n && have + k < 4 {
-        // SAFETY: `k < n`, and no byte before `k` ended the character (a
-        // terminator would have): still in the caller's bytes.
+        // SAFETY: `k < n`, and every byte before `k` left the character
+        // open (a terminator would have ended it): still in the caller's
+        // bytes.
         let b = unsafe { *s.add(k) };
         new[k] = b;
+        seen[have + k] = b;
         k += 1;
-        let lead = if have > 0 { state.bytes[0] } else { new[0] };
-        let need = usize::from(sequence_len(lead).max(1));
-        if have + k >= need || (have + k > 1 && !is_continuation(b)) {
+        // Open means a prefix of a well-formed character: the segmenter
+        // says it is cut by the end of its input.
+        if !matches!(next_segment(&seen[..have + k]), Segment::Truncated { .. }) {
             break;
         }
     }
@@ -477,7 +482,7 @@ pub unsafe extern "C" fn u8x_mbsrtowcs(
         // SAFETY: the bytes just read are in the string.
         let used = unsafe { slice::from_raw_parts(start, p.offset_from(start) as usize) };
         // SAFETY: the caller promises room for `len` >= 1 wide characters.
-        match unsafe { output(dst, 1, 1, used) } {
+        match unsafe { output_up_to(dst, 1, 1, used) } {
             Some(Output::Buffer([slot])) => *slot = scalar,
             _ => return fail(libc::EINVAL),
         }
@@ -493,7 +498,7 @@ pub unsafe extern "C" fn u8x_mbsrtowcs(
         let (window, terminated) = unsafe { scan(p, want.saturating_mul(4)) };
         // SAFETY: `written < len`: the rest of the caller's buffer, with
         // room for `want` wide characters.
-        let out = match unsafe { output(dst.add(written), want, window.len() + 1, window) } {
+        let out = match unsafe { output_up_to(dst.add(written), want, window.len() + 1, window) } {
             Some(Output::Buffer(out)) => out,
             _ => return fail(libc::EINVAL),
         };
@@ -588,7 +593,7 @@ pub unsafe extern "C" fn u8x_wcsrtombs(
     let (units, terminated) = unsafe { scan_wide(start, len) };
     let most = units.len().saturating_mul(4).saturating_add(1);
     // SAFETY: the caller promises room for `len` bytes at `dst`.
-    let out = match unsafe { output(dst.cast::<u8>(), len, most, units) } {
+    let out = match unsafe { output_up_to(dst.cast::<u8>(), len, most, units) } {
         Some(Output::Buffer(out)) => out,
         _ => return fail(libc::EINVAL),
     };

@@ -36,9 +36,10 @@ pub enum u8x_status {
     U8X_OUTPUT_FULL = 3,
     /// A NULL pointer with a non-zero length; a misaligned `uint16_t`,
     /// `uint32_t`, `wchar_t` or `u8x_classification` pointer (refused
-    /// whatever its length, even 0); a length whose
+    /// whatever its length, even 0); a length or output capacity whose
     /// size in bytes exceeds `PTRDIFF_MAX`, or that would run from its
-    /// pointer past the end of the address space; an output that overlaps
+    /// pointer past the end of the address space (a capacity is checked
+    /// whole, however little of it the call needs); an output that overlaps
     /// the input (within the part of the output the call could write: at
     /// most the worst-case size for the input); an unknown policy or flag;
     /// an invalid replacement scalar; or a position beyond the length.
