@@ -412,6 +412,22 @@ fn main() {
                     "utf8_length_from_utf16le",
                 );
                 row(
+                    "utf16le validate",
+                    text.len(),
+                    vec![
+                        Box::new(|_| {
+                            let p = e.validate_utf16(u16src, ByteOrder::Little, false);
+                            assert_eq!(p.status, Status::Done);
+                            p.read as u64
+                        }),
+                        Box::new(|_| {
+                            assert!(simdutf9_peer::validate_utf16le(u16src));
+                            u16src.len() as u64
+                        }),
+                    ],
+                    "validate_utf16le",
+                );
+                row(
                     "classify/own validate",
                     src.len(),
                     vec![

@@ -85,6 +85,12 @@ mod generic {
         }
     }
 
+    /// See [`crate::portable::validate_utf16::valid_prefix`].
+    #[inline(always)]
+    pub fn valid_utf16_prefix(units: &[u16], swap: bool) -> usize {
+        crate::portable::validate_utf16::valid_prefix_in(units, swap)
+    }
+
     #[inline(always)]
     pub fn utf8_stats(src: &[u8]) -> super::super::sizes::Utf8Stats {
         super::super::sizes::utf8_stats(src)
@@ -140,6 +146,7 @@ macro_rules! per_tier {
 per_tier! {
     fn narrow_latin1(cps: &[u32], dst: &mut [u8], replacement: Option<u8>) -> usize;
     fn has_surrogate(units: &[u16], swap: bool) -> bool;
+    fn valid_utf16_prefix(units: &[u16], swap: bool) -> usize;
     fn widen_u16(units: &[u16], dst: &mut [u32], swap: bool) -> ();
     fn widen_u8(bytes: &[u8], dst: &mut [u32]) -> ();
     fn utf8_stats(src: &[u8]) -> super::sizes::Utf8Stats;

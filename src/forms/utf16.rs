@@ -1,9 +1,10 @@
 //! UTF-8 <-> UTF-16 over the tier's UCS-4 kernels.
 
-use super::loops::{ascii_blocks, ascii_unit_blocks, has_surrogate, narrow_ascii, widen_u16};
+use super::loops::{
+    ascii_blocks, ascii_unit_blocks, has_surrogate, narrow_ascii, valid_utf16_prefix, widen_u16,
+};
 use super::{is_scalar_tier, through_ucs4, Narrow, Taken, CHUNK, SHORT_BUF};
 use crate::scalar::decode as scalar_decode;
-use crate::scalar::encode::unit_error;
 use crate::scalar::sink::CountSink;
 use crate::scalar::utf16::{self as reference, Next, Units, Utf16Sink};
 use crate::{ByteOrder, EncodePolicy, Engine, Policy, Progress, Status};
@@ -226,41 +227,15 @@ impl Engine {
 
     /// See [`crate::validate_utf16`].
     pub fn validate_utf16(&self, src: &[u16], order: ByteOrder, more_input: bool) -> Progress {
-        if is_scalar_tier(self) {
-            return reference::validate(src, order, more_input);
-        }
-        // Whole blocks without surrogates are skipped; from a block that
-        // has one, a block's worth of units is read one by one.
-        let units = Units::new(src, order);
-        let swap = order.swaps();
-        let mut read = 0;
-        loop {
-            read += surrogate_free_blocks(self, &src[read..], swap);
-            let stop = (read + BLOCK).min(src.len());
-            while read < stop {
-                let status = match units.next(read) {
-                    Next::Unit { value, len } if !(0xD800..0xE000).contains(&value) => {
-                        read += len;
-                        continue;
-                    }
-                    Next::CutPair if more_input => Status::Incomplete { len: 1 },
-                    _ => unit_error(read, crate::ErrorKind::Surrogate),
-                };
-                return Progress {
-                    status,
-                    read,
-                    written: 0,
-                    handled: 0,
-                };
-            }
-            if read == src.len() {
-                return Progress {
-                    status: Status::Done,
-                    read,
-                    written: 0,
-                    handled: 0,
-                };
-            }
+        // The vector loop takes all but the last block before the first
+        // error or the end; the reference core reads the rest exactly.
+        let read = valid_utf16_prefix(self, src, order.swaps());
+        let p = reference::validate(&src[read..], order, more_input);
+        Progress {
+            status: super::rebase(p.status, read),
+            read: read + p.read,
+            written: 0,
+            handled: 0,
         }
     }
 }
@@ -281,14 +256,6 @@ fn done(n: usize) -> Progress {
 
 /// Units checked for surrogates at a time.
 const BLOCK: usize = 64;
-
-/// Units at the start of `src` in whole blocks that hold no surrogate.
-fn surrogate_free_blocks(engine: &Engine, src: &[u16], swap: bool) -> usize {
-    src.chunks_exact(BLOCK)
-        .take_while(|b| !has_surrogate(engine, b, swap))
-        .count()
-        * BLOCK
-}
 
 /// What [`encode_chunks`] hands its encoder: a run of ASCII units, to write
 /// as bytes (as many as fit), or code points for the UCS-4 encoder.

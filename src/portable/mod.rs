@@ -24,6 +24,7 @@
 //! - [`count`]: the characters of well-formed text.
 //! - [`latin1`]: Latin-1 to UTF-8.
 //! - [`utf16`]: well-formed UTF-16 to UTF-8.
+//! - [`validate_utf16`]: UTF-16 validation, pairs included, a block at a time.
 
 #![forbid(unsafe_code)]
 
@@ -37,3 +38,4 @@ pub(crate) mod latin1;
 pub(crate) mod mixed;
 pub(crate) mod utf16;
 pub(crate) mod validate;
+pub(crate) mod validate_utf16;
