@@ -152,7 +152,7 @@ pub fn run(args: &CheckArgs) -> Result<u8, Failure> {
     } else {
         &args.files[..]
     };
-    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut out = io::BufWriter::new(crate::sys::stdout());
     let mut status = 0;
     for file in files {
         let source = Source::from_arg(file);
@@ -233,17 +233,19 @@ fn check_one(
         false => Place::Unknown,
     };
     let verdict = match source {
-        Source::Stdin => {
-            let input = io::stdin().lock();
-            let place = tracked();
-            check_stream(
-                Chunks::new(input),
-                settings,
-                place,
-                &mut reporter,
-                &Progress::none(),
-            )
-        }
+        Source::Stdin => crate::sys::check_stdin()
+            .map_err(Failure::Input)
+            .and_then(|()| {
+                let input = io::stdin().lock();
+                let place = tracked();
+                check_stream(
+                    Chunks::new(input),
+                    settings,
+                    place,
+                    &mut reporter,
+                    &Progress::none(),
+                )
+            }),
         Source::File(path) => match File::open(path).and_then(|f| f.metadata().map(|m| (f, m))) {
             Err(e) => Err(Failure::Input(e)),
             Ok((file, meta)) if meta.is_file() => {

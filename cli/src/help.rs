@@ -21,7 +21,11 @@ generalized (see 'u8x help check').
 
 Exit status: 0 success, valid input; 1 invalid input (check: a file is not
 UTF-8; fix: input repaired, output written; decode, encode, convert: stopped
-early, OUT unchanged); 2 usage or I/O error.
+early, OUT unchanged); 2 usage or I/O error. An error writing standard
+output is 'u8x: write error: MESSAGE' (a standard output closed at start,
+'>&-', gives 'Bad file descriptor'). A write to a closed pipe ends u8x by
+SIGPIPE, quietly, unless SIGPIPE was ignored (then 'Broken pipe', status 2).
+SIGXFSZ is ignored: a write beyond 'ulimit -f' fails with 'File too large'.
 
 A progress bar is drawn on standard error for inputs of 256 MiB or more when
 standard error is a terminal (never otherwise, and never with -q).";

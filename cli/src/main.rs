@@ -21,6 +21,7 @@ mod parallel;
 mod progress;
 mod scan;
 mod stream;
+mod sys;
 
 use args::{Cli, ConvertArgs, FixPolicyArg, InOut, PolicyArg};
 use convert::{DecodeTo, Decoded, EncodeFrom, Encoded, Form, Transcoded};
@@ -73,11 +74,14 @@ fn library_version() -> &'static str {
     version.to_str().unwrap_or("(version not UTF-8)")
 }
 
-/// Reports an error writing the output. A closed pipe (`u8x ... | head`)
-/// just ends the program quietly.
+/// Reports an error writing the output: `u8x: OUT: MESSAGE`, or for
+/// standard output `u8x: write error: MESSAGE` as coreutils say it (a
+/// closed pipe gives "Broken pipe" only when SIGPIPE was ignored; otherwise
+/// SIGPIPE has ended the process already, see [`sys`]).
 fn output_failure(e: io::Error, name: &str, is_stdout: bool) -> u8 {
-    if !(is_stdout && e.kind() == io::ErrorKind::BrokenPipe) {
-        eprintln!("u8x: {name}: {}", describe_io(&e));
+    match is_stdout {
+        true => eprintln!("u8x: write error: {}", describe_io(&e)),
+        false => eprintln!("u8x: {name}: {}", describe_io(&e)),
     }
     TROUBLE
 }
@@ -88,6 +92,7 @@ pub fn command() -> clap::Command {
 }
 
 fn main() -> ExitCode {
+    sys::init();
     let matches = command().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     ExitCode::from(run(cli))
@@ -97,8 +102,6 @@ fn run(cli: Cli) -> u8 {
     match cli.command {
         args::Command::Check(args) => match check::run(&args) {
             Ok(status) => status,
-            // Only invalid files produce output, so one was found.
-            Err(Failure::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => INVALID,
             Err(Failure::Output(e) | Failure::Input(e)) => {
                 output_failure(e, stream::STDOUT_NAME, true)
             }
@@ -172,7 +175,7 @@ fn man_pages(name: Option<&str>, dir: Option<std::path::PathBuf>) -> u8 {
 
 /// Prints `bytes` on standard output.
 fn print(bytes: &[u8]) -> u8 {
-    let mut out = io::stdout().lock();
+    let mut out = sys::stdout();
     match out.write_all(bytes).and_then(|()| out.flush()) {
         Ok(()) => OK,
         Err(e) => output_failure(e, stream::STDOUT_NAME, true),

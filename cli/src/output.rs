@@ -26,7 +26,7 @@ pub struct Sink {
 }
 
 enum Target {
-    Stdout(io::StdoutLock<'static>),
+    Stdout(crate::sys::Stdout),
     File(File),
 }
 
@@ -53,7 +53,7 @@ impl Sink {
         let Some(path) = path.filter(|p| *p != "-") else {
             return Ok(Sink::new(
                 STDOUT_NAME.to_string(),
-                Target::Stdout(io::stdout().lock()),
+                Target::Stdout(crate::sys::stdout()),
                 None,
             ));
         };

@@ -45,6 +45,7 @@ impl Source {
     pub fn open(&self) -> io::Result<Input> {
         Ok(match self {
             Source::Stdin => {
+                crate::sys::check_stdin()?;
                 // fstat on fd 0: what the shell redirected, whatever its name.
                 let meta = io::stdin()
                     .as_fd()

@@ -524,3 +524,52 @@ pub fn python(expression: &str, data: &[u8]) -> Option<Vec<u8>> {
     );
     Some(out.stdout)
 }
+
+// ------------------------------------------------- shells and signals
+
+/// What a run of the binary through a shell produced, however it ended.
+pub struct Ended {
+    pub status: std::process::ExitStatus,
+    pub stdout: Vec<u8>,
+    pub stderr: String,
+}
+
+impl Ended {
+    /// The exit code, or `None` when a signal ended the process.
+    pub fn code(&self) -> Option<i32> {
+        self.status.code()
+    }
+
+    /// The signal that ended the process, if one did.
+    pub fn signal(&self) -> Option<i32> {
+        use std::os::unix::process::ExitStatusExt;
+        self.status.signal()
+    }
+}
+
+/// Runs `/bin/sh -c SCRIPT u8x ARGS...`: in SCRIPT, `$0` is the binary and
+/// `"$@"` the arguments (`exec "$0" "$@" >&-` closes standard output).
+/// Standard input is empty unless `stdin` is given.
+pub fn sh(script: &str, args: &[&str], stdin: Option<&Path>) -> Ended {
+    let input = match stdin {
+        Some(path) => Stdio::from(std::fs::File::open(path).unwrap()),
+        None => Stdio::null(),
+    };
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = Command::new("/bin/sh")
+        .arg("-c")
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_u8x"))
+        .args(args)
+        .stdin(input)
+        .output()
+        .expect("/bin/sh runs");
+    Ended {
+        status,
+        stdout,
+        stderr: String::from_utf8(stderr).expect("stderr is UTF-8"),
+    }
+}
