@@ -8,7 +8,9 @@ streaming inputs of any size in constant memory.
 A FILE of '-', or no FILE, is standard input. Output goes to standard output
 unless '-o OUT' is given. A regular file OUT is replaced only once the whole
 input has been converted (u8x writes .OUT.u8x-PID-N.tmp beside it, syncs it
-and renames it over OUT): after any error, OUT keeps its old contents. OUT
+and renames it over OUT): after any error, OUT keeps its old contents, and
+SIGHUP, SIGINT, SIGQUIT, SIGTERM or SIGPIPE remove the temporary file before
+ending u8x by that signal. OUT
 keeps its permission bits; a device or FIFO OUT is written directly; OUT
 naming the input file is refused.";
 

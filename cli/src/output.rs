@@ -216,7 +216,7 @@ impl TempFile {
 
     /// Replaces the target with the temporary file.
     fn rename(mut self) -> io::Result<()> {
-        fs::rename(&self.path, &self.target)?;
+        crate::sys::finish_temp(|| fs::rename(&self.path, &self.target))?;
         self.renamed = true;
         Ok(())
     }
@@ -225,7 +225,10 @@ impl TempFile {
 impl Drop for TempFile {
     fn drop(&mut self) {
         if !self.renamed {
-            let _ = fs::remove_file(&self.path);
+            let _ = crate::sys::finish_temp(|| {
+                let _ = fs::remove_file(&self.path);
+                Ok(())
+            });
         }
     }
 }
@@ -242,7 +245,8 @@ fn create_exclusive(dir: &Path, name: &OsStr, mode: Option<u32>) -> io::Result<(
     }
     for n in 0..TRIES {
         let path = dir.join(temp_name(name, n));
-        match options.open(&path) {
+        // Removed by a signal from the moment it exists.
+        match crate::sys::create_temp(&path, || options.open(&path)) {
             Ok(file) => return Ok((file, path)),
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
             Err(e) => return Err(e),

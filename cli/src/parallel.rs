@@ -155,6 +155,7 @@ pub fn run_in<T: Send>(
         for _ in 0..jobs.min(blocks as usize) {
             let (task_rx, done_tx, work) = (&task_rx, done_tx.clone(), &work);
             scope.spawn(move || {
+                crate::sys::block_signals_in_this_thread();
                 let mut buf = Vec::new();
                 loop {
                     // The lock is held only to take a task.

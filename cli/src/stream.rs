@@ -187,20 +187,23 @@ impl Chunks<io::Empty> {
     pub fn prefetched(mut reader: impl Read + Send + 'static) -> Self {
         let (filled_tx, filled) = mpsc::sync_channel::<Filled>(1);
         let (free, free_rx) = mpsc::sync_channel::<Vec<u8>>(2);
-        std::thread::spawn(move || loop {
-            // A buffer handed back (of any length: the first is empty), or
-            // a new one.
-            let mut buf = free_rx.try_recv().unwrap_or_default();
-            buf.resize(HEAD + PREFETCH, 0);
-            let result = fill(&mut reader, &mut buf[HEAD..]);
-            let done = !matches!(result, Ok((_, false)));
-            // The consumer is gone (stopped early): stop reading.
-            if filled_tx
-                .send(result.map(|(n, eof)| (buf, n, eof)))
-                .is_err()
-                || done
-            {
-                break;
+        std::thread::spawn(move || {
+            crate::sys::block_signals_in_this_thread();
+            loop {
+                // A buffer handed back (of any length: the first is empty), or
+                // a new one.
+                let mut buf = free_rx.try_recv().unwrap_or_default();
+                buf.resize(HEAD + PREFETCH, 0);
+                let result = fill(&mut reader, &mut buf[HEAD..]);
+                let done = !matches!(result, Ok((_, false)));
+                // The consumer is gone (stopped early): stop reading.
+                if filled_tx
+                    .send(result.map(|(n, eof)| (buf, n, eof)))
+                    .is_err()
+                    || done
+                {
+                    break;
+                }
             }
         });
         Chunks {

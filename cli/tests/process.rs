@@ -155,3 +155,86 @@ fn a_closed_pipe_ends_every_command_alike() {
     }
     assert_eq!(dir.names(), ["errors.bin", "text.txt"]);
 }
+
+/// Starts `u8x ARGS` (through `sh -c PREFIX exec u8x "$@"`) reading a pipe
+/// that this test holds open, and waits until `dir` holds `names + 1`
+/// entries: the temporary file of an OUT being replaced.
+fn started_with_temp(
+    prefix: &str,
+    args: &[&str],
+    dir: &TempDir,
+    names: usize,
+) -> (std::process::Child, std::process::ChildStdin) {
+    let mut child = Command::new("/bin/sh")
+        .arg("-c")
+        .arg(format!("{prefix} exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_u8x"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    use std::io::Write;
+    // Half a megabyte read and written to the temporary file; the pipe
+    // stays open, so u8x waits for more.
+    stdin.write_all(&Rng(10).text(1 << 19, 1)).unwrap();
+    // Waiting for a state, not for a time: the loop ends when the
+    // temporary file exists (ten seconds at most, then the test fails).
+    for _ in 0..1000 {
+        if dir.names().len() > names {
+            return (child, stdin);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    panic!("{args:?}: no temporary file in {}", dir.0.display());
+}
+
+/// SIGINT, SIGTERM and SIGHUP while OUT is being replaced remove the
+/// hidden temporary file, leave OUT as it was, and end u8x by that signal.
+#[test]
+fn a_signal_removes_the_temporary_file_and_ends_u8x_by_it() {
+    for (signal, name) in [(2, "SIGINT"), (15, "SIGTERM"), (1, "SIGHUP")] {
+        let dir = TempDir::new("signal");
+        let out = dir.file("out.txt", b"old\n");
+        let out = out.to_str().unwrap();
+        for args in [
+            &["fix", "-o", out][..],
+            &["decode", "--policy", "replace", "-o", out],
+        ] {
+            let (mut child, stdin) = started_with_temp("", args, &dir, 1);
+            // SAFETY: a signal to the child started above.
+            assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
+            let status = child.wait().unwrap();
+            drop(stdin);
+            use std::os::unix::process::ExitStatusExt;
+            assert_eq!(status.signal(), Some(signal), "{name} {args:?}: {status:?}");
+            assert_eq!(
+                dir.names(),
+                ["out.txt"],
+                "{name} {args:?}: the temporary file is left"
+            );
+            assert_eq!(std::fs::read(out).unwrap(), b"old\n", "{name} {args:?}");
+        }
+    }
+}
+
+/// A signal ignored by whoever started u8x (`nohup`, `trap '' HUP`) stays
+/// ignored: the conversion goes on and replaces OUT.
+#[test]
+fn an_ignored_signal_stays_ignored() {
+    let dir = TempDir::new("nohup");
+    let out = dir.file("out.txt", b"old\n");
+    let args = ["fix", "-q", "-o", out.to_str().unwrap()];
+    let (mut child, stdin) = started_with_temp("trap '' HUP &&", &args, &dir, 1);
+    // SAFETY: a signal to the child started above.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, 1) }, 0);
+    drop(stdin);
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(1), "{status:?}");
+    assert_eq!(dir.names(), ["out.txt"]);
+    assert_ne!(std::fs::read(&out).unwrap(), b"old\n");
+}
