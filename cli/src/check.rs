@@ -6,15 +6,17 @@
 //! needs them (`-q` and `-l` never do).
 
 use std::ffi::OsString;
-use std::fs::File;
+use std::fs::{File, Metadata};
 use std::io::{self, Read, Write};
 use std::num::NonZeroUsize;
 use std::ops::ControlFlow;
+use std::os::fd::{AsFd, BorrowedFd};
 use std::path::{Path, PathBuf};
 
 use u8x::{Dialect, ErrorKind, Utf8Error};
 
 use crate::args::CheckArgs;
+use crate::files::{self, FileId};
 use crate::lines::{Locator, Place, Position};
 use crate::parallel;
 use crate::progress::Progress;
@@ -49,6 +51,9 @@ struct Settings {
     jobs: Option<NonZeroUsize>,
     /// The UTF-8 the files are checked against.
     dialect: Dialect,
+    /// Standard output, when it is a file and reports are written while a
+    /// file is read (`--all`): an input that it is would be refused.
+    stdout: Option<FileId>,
 }
 
 impl Settings {
@@ -65,6 +70,19 @@ impl Settings {
                 std::thread::available_parallelism().map_or(1, NonZeroUsize::get)
             }
             None => 1,
+        }
+    }
+
+    /// Fails when standard output is the input open as `fd` and the
+    /// reports would be written into it while it is read: `check --all f
+    /// >> f` would read its own reports without end. Without `--all` the
+    /// one report comes after the reading of that file, as `grep -m1`.
+    fn refuse_own_output(&self, fd: BorrowedFd, meta: &Metadata) -> Result<(), Failure> {
+        match self.stdout {
+            Some(out) if FileId::of_input(fd, meta) == Some(out) && files::unread(fd, meta) => {
+                Err(Failure::Input(files::input_is_output()))
+            }
+            _ => Ok(()),
         }
     }
 }
@@ -145,6 +163,10 @@ pub fn run(args: &CheckArgs) -> Result<u8, Failure> {
         all: args.all,
         jobs: args.jobs.jobs,
         dialect: args.dialect.dialect(),
+        stdout: match args.all && format.positions() {
+            true => files::stdout_id(),
+            false => None,
+        },
     };
     let stdin = [OsString::from("-")];
     let files = if args.files.is_empty() {
@@ -226,18 +248,20 @@ fn check_one(
         name: &name,
         format: settings.format,
     };
-    let positions = settings.format.positions();
-    // A stream is read once: positions are kept as it goes, if needed.
-    let tracked = || match positions {
-        true => Place::Tracked(Position::default(), settings.dialect),
-        false => Place::Unknown,
-    };
     let verdict = match source {
         Source::Stdin => crate::sys::check_stdin()
             .map_err(Failure::Input)
+            .and_then(|()| match files::fstat(io::stdin().as_fd()) {
+                Ok(meta) => settings.refuse_own_output(io::stdin().as_fd(), &meta),
+                Err(_) => Ok(()),
+            })
             .and_then(|()| {
                 let input = io::stdin().lock();
-                let place = tracked();
+                // A stream is read once: positions are kept as it goes.
+                let place = match settings.format.positions() {
+                    true => Place::Tracked(Position::default(), settings.dialect),
+                    false => Place::Unknown,
+                };
                 check_stream(
                     Chunks::new(input),
                     settings,
@@ -248,34 +272,9 @@ fn check_one(
             }),
         Source::File(path) => match File::open(path).and_then(|f| f.metadata().map(|m| (f, m))) {
             Err(e) => Err(Failure::Input(e)),
-            Ok((file, meta)) if meta.is_file() => {
-                let size = meta.len();
-                let quiet = settings.format == Format::Quiet;
-                let progress = Progress::new(Some(size), &name, quiet);
-                let place = match positions {
-                    true => Place::Located(Locator::new(&file, settings.dialect)),
-                    false => Place::Unknown,
-                };
-                match settings.threads(size) {
-                    // (A thread reading ahead, as the conversions have, made
-                    // this slower: validation is faster than the hand-over.)
-                    1 => check_stream(
-                        Chunks::new(&file),
-                        settings,
-                        place,
-                        &mut reporter,
-                        &progress,
-                    ),
-                    n => check_parallel(&file, size, n, settings, place, &mut reporter, &progress),
-                }
-            }
-            // Pipes and devices are read as streams; a directory fails with
-            // its read error.
-            Ok((file, _)) => {
-                let place = tracked();
-                let chunks = Chunks::new(&file);
-                check_stream(chunks, settings, place, &mut reporter, &Progress::none())
-            }
+            Ok((file, meta)) => settings
+                .refuse_own_output(file.as_fd(), &meta)
+                .and_then(|()| check_file(&file, &meta, &name, settings, &mut reporter)),
         },
     };
     match verdict {
@@ -287,6 +286,45 @@ fn check_one(
         }
         Err(Failure::Input(e)) => unreadable(&name, &e, out, status),
         Err(other) => Err(other),
+    }
+}
+
+/// Checks the input open as `file`, which `meta` describes; true if valid.
+fn check_file(
+    file: &File,
+    meta: &Metadata,
+    name: &str,
+    settings: &Settings,
+    reporter: &mut Reporter<impl Write>,
+) -> Result<bool, Failure> {
+    let positions = settings.format.positions();
+    if !meta.is_file() {
+        // Pipes and devices are read as streams, positions kept as they
+        // go; a directory fails with its read error.
+        let place = match positions {
+            true => Place::Tracked(Position::default(), settings.dialect),
+            false => Place::Unknown,
+        };
+        return check_stream(
+            Chunks::new(file),
+            settings,
+            place,
+            reporter,
+            &Progress::none(),
+        );
+    }
+    let size = meta.len();
+    let quiet = settings.format == Format::Quiet;
+    let progress = Progress::new(Some(size), name, quiet);
+    let place = match positions {
+        true => Place::Located(Locator::new(file, settings.dialect)),
+        false => Place::Unknown,
+    };
+    match settings.threads(size) {
+        // (A thread reading ahead, as the conversions have, made this
+        // slower: validation is faster than the hand-over.)
+        1 => check_stream(Chunks::new(file), settings, place, reporter, &progress),
+        n => check_parallel(file, size, n, settings, place, reporter, &progress),
     }
 }
 

@@ -12,7 +12,9 @@ and renames it over OUT): after any error, OUT keeps its old contents, and
 SIGHUP, SIGINT, SIGQUIT, SIGTERM or SIGPIPE remove the temporary file before
 ending u8x by that signal. OUT
 keeps its permission bits; a device or FIFO OUT is written directly; OUT
-naming the input file is refused.";
+naming the input file is refused, as is standard output that is the input
+file ('u8x fix t >> t': 'u8x: t: input file is output file', as cat says
+it); a device is compared by its device number, whatever its node.";
 
 pub const MAIN_AFTER: &str = "\
 Forms: utf-8, utf-32le, utf-32be, utf-16le, utf-16be, latin1 (no byte order
@@ -70,7 +72,9 @@ pub const CHECK_AFTER: &str = "\
 With -r, directories are walked in name order; symbolic links met inside them
 are not followed (those named on the command line are). -j splits a large
 regular file at character boundaries and checks the parts on N threads; the
-reports are the same, in file order.
+reports are the same, in file order. With --all, a FILE that standard output
+is appended to or opened on ('>> FILE') is refused ('input file is output
+file'), as it would read its own reports.
 
 Exit status: 0 if every file is valid UTF-8, 1 if some file is not, 2 if some
 file could not be read (reported on standard error; the other files are still

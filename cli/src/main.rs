@@ -13,6 +13,7 @@ mod args;
 mod check;
 mod convert;
 mod dialect;
+mod files;
 mod fix;
 mod help;
 mod lines;
@@ -440,6 +441,16 @@ fn convert_command(
             return TROUBLE;
         }
     };
+    // Standard output appended to or opened on the input (`>> f`, `1<> f`)
+    // would read back what it writes, or overwrite what is still to read.
+    let to_stdout = io_args.output.as_ref().is_none_or(|o| o == "-");
+    if to_stdout && input.unread && input.file.is_some() && input.file == files::stdout_id() {
+        eprintln!(
+            "u8x: {input_name}: {}",
+            describe_io(&files::input_is_output())
+        );
+        return TROUBLE;
+    }
     if same_file(input.file, io_args.output.as_ref()) {
         eprintln!(
             "u8x: {input_name}: input and output are the same file; refusing to overwrite it"

@@ -12,7 +12,8 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
-use crate::stream::{FileId, CHUNK, STDOUT_NAME};
+use crate::files::FileId;
+use crate::stream::{CHUNK, STDOUT_NAME};
 
 /// Where converted output goes: standard output, a special file, or a
 /// temporary file that will replace OUT.
@@ -279,12 +280,13 @@ fn describe_temp_error(e: io::Error, dir: &Path) -> io::Error {
 }
 
 /// Whether `output` names the input file `input` (writing it would destroy
-/// the input). Symbolic links are followed, as opening `output` would.
+/// the input): the same regular file, or the same device under any node.
+/// Symbolic links are followed, as opening `output` would.
 pub fn same_file(input: Option<FileId>, output: Option<&OsString>) -> bool {
     let (Some(input), Some(output)) = (input, output) else {
         return false;
     };
-    output != "-" && fs::metadata(output).is_ok_and(|m| FileId::of_regular(&m) == Some(input))
+    output != "-" && fs::metadata(output).is_ok_and(|m| FileId::of(&m) == Some(input))
 }
 
 #[cfg(test)]

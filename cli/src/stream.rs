@@ -6,9 +6,10 @@ use std::ffi::OsStr;
 use std::fs::{File, Metadata};
 use std::io::{self, Read};
 use std::os::fd::AsFd;
-use std::os::unix::fs::MetadataExt;
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, SyncSender};
+
+use crate::files::{self, FileId};
 
 /// Bytes read per chunk. Memory use does not depend on the input size.
 pub const CHUNK: usize = 64 * 1024;
@@ -47,14 +48,12 @@ impl Source {
             Source::Stdin => {
                 crate::sys::check_stdin()?;
                 // fstat on fd 0: what the shell redirected, whatever its name.
-                let meta = io::stdin()
-                    .as_fd()
-                    .try_clone_to_owned()
-                    .map(File::from)
-                    .and_then(|f| f.metadata())
-                    .ok();
+                let stdin = io::stdin();
+                let meta = files::fstat(stdin.as_fd()).ok();
+                let fd = stdin.as_fd();
                 Input {
-                    file: meta.as_ref().and_then(FileId::of_regular),
+                    file: meta.as_ref().and_then(|m| FileId::of_input(fd, m)),
+                    unread: meta.as_ref().is_none_or(|m| files::unread(fd, m)),
                     size: meta.filter(Metadata::is_file).map(|m| m.len()),
                     // Read from where the shell left it, not from offset 0.
                     regular: None,
@@ -66,7 +65,8 @@ impl Source {
                 let meta = file.metadata()?;
                 let size = meta.is_file().then_some(meta.len());
                 Input {
-                    file: FileId::of_regular(&meta),
+                    file: FileId::of_input(file.as_fd(), &meta),
+                    unread: files::unread(file.as_fd(), &meta),
                     size,
                     regular: match size {
                         Some(size) => Some((file.try_clone()?, size)),
@@ -82,33 +82,17 @@ impl Source {
 /// An opened input.
 pub struct Input {
     pub reader: Box<dyn Read + Send>,
-    /// Which file it is, if it is a regular file (one that writing an output
-    /// could destroy before it is read).
+    /// Which file it is, if it is one that writing an output could destroy
+    /// before it is read (a regular file or a device).
     pub file: Option<FileId>,
+    /// Whether anything is left to read in it (an empty file, or standard
+    /// input at the end of its file, has nothing an output could destroy).
+    pub unread: bool,
     /// Its size, if it is a regular file.
     pub size: Option<u64>,
     /// A regular file named on the command line, and its size: what `-j`
     /// can read in parallel.
     pub regular: Option<(File, u64)>,
-}
-
-/// A file's identity: the same for every name it has (hard links, symbolic
-/// links, other paths), unlike its path.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FileId {
-    dev: u64,
-    ino: u64,
-}
-
-impl FileId {
-    /// The identity of a regular file; `None` for pipes, terminals, devices
-    /// and the like, which an output file cannot overwrite.
-    pub fn of_regular(meta: &Metadata) -> Option<FileId> {
-        meta.is_file().then(|| FileId {
-            dev: meta.dev(),
-            ino: meta.ino(),
-        })
-    }
 }
 
 /// An I/O error as `cat` and friends show it: "No such file or directory",

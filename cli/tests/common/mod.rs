@@ -551,6 +551,16 @@ impl Ended {
 /// `"$@"` the arguments (`exec "$0" "$@" >&-` closes standard output).
 /// Standard input is empty unless `stdin` is given.
 pub fn sh(script: &str, args: &[&str], stdin: Option<&Path>) -> Ended {
+    sh_env(script, args, stdin, &[])
+}
+
+/// [`sh`] with environment variables set (for the script to use).
+pub fn sh_env(
+    script: &str,
+    args: &[&str],
+    stdin: Option<&Path>,
+    env: &[(&str, &std::ffi::OsStr)],
+) -> Ended {
     let input = match stdin {
         Some(path) => Stdio::from(std::fs::File::open(path).unwrap()),
         None => Stdio::null(),
@@ -564,6 +574,7 @@ pub fn sh(script: &str, args: &[&str], stdin: Option<&Path>) -> Ended {
         .arg(script)
         .arg(env!("CARGO_BIN_EXE_u8x"))
         .args(args)
+        .envs(env.iter().copied())
         .stdin(input)
         .output()
         .expect("/bin/sh runs");
