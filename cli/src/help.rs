@@ -10,11 +10,15 @@ unless '-o OUT' is given. A regular file OUT is replaced only once the whole
 input has been converted (u8x writes .OUT.u8x-PID-N.tmp beside it, syncs it
 and renames it over OUT): after any error, OUT keeps its old contents, and
 SIGHUP, SIGINT, SIGQUIT, SIGTERM or SIGPIPE remove the temporary file before
-ending u8x by that signal. OUT
-keeps its permission bits; a device or FIFO OUT is written directly; OUT
-naming the input file is refused, as is standard output that is the input
-file ('u8x fix t >> t': 'u8x: t: input file is output file', as cat says
-it); a device is compared by its device number, whatever its node.";
+ending u8x by that signal. OUT keeps its permission bits, and its owner and
+group where the user may give them (not its ACLs, extended attributes or
+timestamps). A link to an existing file is followed; a dangling link is
+refused. A device or FIFO OUT is written directly, and /dev/stdout,
+/dev/stderr, /dev/fd/N and /proc/self/fd/N write to that open descriptor (so
+'>> log' keeps appending); OUT naming the input file is refused, as is
+standard output that is the input file ('u8x fix t >> t': 'u8x: t: input file
+is output file', as cat says it); a device is compared by its device number,
+whatever its node.";
 
 pub const MAIN_AFTER: &str = "\
 Forms: utf-8, utf-32le, utf-32be, utf-16le, utf-16be, latin1 (no byte order

@@ -17,12 +17,14 @@ mod files;
 mod fix;
 mod help;
 mod lines;
+mod outpath;
 mod output;
 mod parallel;
 mod progress;
 mod scan;
 mod stream;
 mod sys;
+mod tempfile;
 
 use args::{Cli, ConvertArgs, FixPolicyArg, InOut, PolicyArg};
 use convert::{DecodeTo, Decoded, EncodeFrom, Encoded, Form, Transcoded};
@@ -433,6 +435,10 @@ fn convert_command(
         Some(file) => Source::from_arg(file),
     };
     let input_name = source.name();
+    if io_args.output.as_ref().is_some_and(|o| o.is_empty()) {
+        eprintln!("u8x: -o: empty file name");
+        return TROUBLE;
+    }
     // Open the input first: a missing input must not create or truncate OUT.
     let input = match source.open() {
         Ok(input) => input,
@@ -533,7 +539,11 @@ fn convert_command(
         }
     };
     // Only a conversion of the whole input replaces a file OUT.
-    let kept = !outcome.is_complete() && sink.replaces_file();
+    let kept = match !outcome.is_complete() && sink.replaces_file() {
+        true if sink.existed() => Some("left unchanged"),
+        true => Some("not created"),
+        false => None,
+    };
     let finished = if outcome.is_complete() {
         sink.commit()
     } else {
@@ -548,8 +558,8 @@ fn convert_command(
         eprintln!("{}", handled.message(count));
     }
     let status = report(&outcome, &input_name);
-    if kept {
-        eprintln!("u8x: {out_name}: left unchanged (the input was not converted to its end)");
+    if let Some(kept) = kept {
+        eprintln!("u8x: {out_name}: {kept} (the input was not converted to its end)");
     }
     status
 }
