@@ -82,8 +82,14 @@ pub struct CheckArgs {
     #[arg(long)]
     pub json: bool,
     /// Check the files in each directory named, and in its subdirectories
+    /// (regular files only: FIFOs, sockets and devices found are skipped,
+    /// symbolic links not followed)
     #[arg(short, long)]
     pub recursive: bool,
+    /// With -r, name on standard error each entry skipped and each symbolic
+    /// link not followed
+    #[arg(short, long)]
+    pub verbose: bool,
     /// The UTF-8 to check the files against
     #[arg(
         long,

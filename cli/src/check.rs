@@ -54,6 +54,8 @@ struct Settings {
     /// Standard output, when it is a file and reports are written while a
     /// file is read (`--all`): an input that it is would be refused.
     stdout: Option<FileId>,
+    /// Whether to tell what a walk skips (`-v`).
+    verbose: bool,
 }
 
 impl Settings {
@@ -167,6 +169,7 @@ pub fn run(args: &CheckArgs) -> Result<u8, Failure> {
             true => files::stdout_id(),
             false => None,
         },
+        verbose: args.verbose,
     };
     let stdin = [OsString::from("-")];
     let files = if args.files.is_empty() {
@@ -182,7 +185,7 @@ pub fn run(args: &CheckArgs) -> Result<u8, Failure> {
             Source::File(path) if args.recursive && path.is_dir() => {
                 walk(&path, &settings, &mut out, &mut status)?;
             }
-            source => check_one(&source, &settings, &mut out, &mut status)?,
+            source => check_one(&source, false, &settings, &mut out, &mut status)?,
         }
     }
     out.flush().map_err(Failure::Output)?;
@@ -214,11 +217,61 @@ fn walk(
     for path in paths {
         match path.symlink_metadata() {
             Ok(meta) if meta.is_dir() => walk(&path, settings, out, status)?,
-            Ok(meta) if meta.file_type().is_symlink() => {}
-            _ => check_one(&Source::File(path), settings, out, status)?,
+            Ok(meta) if !meta.is_file() => skipped(&path, &meta, settings, out)?,
+            // (An entry that vanished is reported when it fails to open.)
+            _ => check_one(&Source::File(path), true, settings, out, status)?,
         }
     }
     Ok(())
+}
+
+/// Says, with `-v`, that a walk skipped `path` (described by `meta`): a
+/// symbolic link, or a FIFO, socket or device, which `grep -r` skips too
+/// (opening a FIFO waits for a writer; reading a device may never end).
+fn skipped(
+    path: &Path,
+    meta: &Metadata,
+    settings: &Settings,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    use std::os::unix::fs::FileTypeExt;
+    if !settings.verbose {
+        return Ok(());
+    }
+    let kind = meta.file_type();
+    let what = if kind.is_symlink() {
+        "symbolic link, not followed"
+    } else if kind.is_fifo() {
+        "not a regular file (a FIFO), skipped"
+    } else if kind.is_socket() {
+        "not a regular file (a socket), skipped"
+    } else if kind.is_char_device() {
+        "not a regular file (a character device), skipped"
+    } else if kind.is_block_device() {
+        "not a regular file (a block device), skipped"
+    } else {
+        "not a regular file, skipped"
+    };
+    // Keep the reports and the message in order on a terminal.
+    out.flush().map_err(Failure::Output)?;
+    eprintln!("u8x: {}: {what}", path.display());
+    Ok(())
+}
+
+/// Opens an input named on the command line, or (`walked`) found by a
+/// walk: then without blocking and without following a link, should the
+/// entry have become a FIFO or a link since it was looked at.
+fn open_input(path: &Path, walked: bool) -> io::Result<(File, Metadata)> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = match walked {
+        true => std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
+            .open(path)?,
+        false => File::open(path)?,
+    };
+    let meta = file.metadata()?;
+    Ok((file, meta))
 }
 
 /// Reports an input that could not be read: status 2.
@@ -235,9 +288,11 @@ fn unreadable(
     Ok(())
 }
 
-/// Checks one input and updates the exit status.
+/// Checks one input (found by a walk if `walked`) and updates the exit
+/// status.
 fn check_one(
     source: &Source,
+    walked: bool,
     settings: &Settings,
     out: &mut impl Write,
     status: &mut u8,
@@ -270,8 +325,11 @@ fn check_one(
                     &Progress::none(),
                 )
             }),
-        Source::File(path) => match File::open(path).and_then(|f| f.metadata().map(|m| (f, m))) {
+        Source::File(path) => match open_input(path, walked) {
             Err(e) => Err(Failure::Input(e)),
+            Ok((_, meta)) if walked && !meta.is_file() => {
+                return skipped(path, &meta, settings, out);
+            }
             Ok((file, meta)) => settings
                 .refuse_own_output(file.as_fd(), &meta)
                 .and_then(|()| check_file(&file, &meta, &name, settings, &mut reporter)),

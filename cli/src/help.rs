@@ -74,7 +74,9 @@ COLUMN counts code points in the dialect: a CESU-8 pair is one.";
 
 pub const CHECK_AFTER: &str = "\
 With -r, directories are walked in name order; symbolic links met inside them
-are not followed (those named on the command line are). -j splits a large
+are not followed (those named on the command line are), and only regular files
+are checked: FIFOs, sockets and devices found are skipped, as grep -r skips
+them (-v names each entry skipped on standard error). -j splits a large
 regular file at character boundaries and checks the parts on N threads; the
 reports are the same, in file order. With --all, a FILE that standard output
 is appended to or opened on ('>> FILE') is refused ('input file is output
