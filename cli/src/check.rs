@@ -307,11 +307,17 @@ fn check_one(
         Source::Stdin => crate::sys::check_stdin()
             .map_err(Failure::Input)
             .and_then(|()| match files::fstat(io::stdin().as_fd()) {
-                Ok(meta) => settings.refuse_own_output(io::stdin().as_fd(), &meta),
-                Err(_) => Ok(()),
+                Ok(meta) => settings
+                    .refuse_own_output(io::stdin().as_fd(), &meta)
+                    .map(|()| Some(meta)),
+                Err(_) => Ok(None),
             })
-            .and_then(|()| {
-                let input = io::stdin().lock();
+            .and_then(|meta| {
+                // A regular file must not change while it is read.
+                let input: Box<dyn Read> = match meta.filter(Metadata::is_file) {
+                    Some(meta) => Box::new(files::Watched::new(io::stdin().lock(), meta.len())),
+                    None => Box::new(io::stdin().lock()),
+                };
                 // A stream is read once: positions are kept as it goes.
                 let place = match settings.format.positions() {
                     true => Place::Tracked(Position::default(), settings.dialect),
@@ -381,7 +387,10 @@ fn check_file(
     match settings.threads(size) {
         // (A thread reading ahead, as the conversions have, made this
         // slower: validation is faster than the hand-over.)
-        1 => check_stream(Chunks::new(file), settings, place, reporter, &progress),
+        1 => {
+            let chunks = Chunks::new(files::Watched::new(file, size));
+            check_stream(chunks, settings, place, reporter, &progress)
+        }
         n => check_parallel(file, size, n, settings, place, reporter, &progress),
     }
 }

@@ -98,3 +98,77 @@ pub fn stdout_id() -> Option<FileId> {
 pub fn input_is_output() -> io::Error {
     io::Error::other("input file is output file")
 }
+
+/// The error for a regular file whose size changed while it was read.
+pub fn changed() -> io::Error {
+    io::Error::other("file changed while being read")
+}
+
+/// `read_exact_at` on a regular file of a known size: reading short means
+/// the file shrank since, which is said as such (not "failed to fill whole
+/// buffer").
+pub fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
+    use std::os::unix::fs::FileExt;
+    file.read_exact_at(buf, offset).map_err(|e| match e.kind() {
+        io::ErrorKind::UnexpectedEof => changed(),
+        _ => e,
+    })
+}
+
+/// Fails with [`changed`] unless the file open as `fd` still has `size`
+/// bytes: what a read that went to the end checks last.
+pub fn still(fd: BorrowedFd, size: u64) -> io::Result<()> {
+    match fstat(fd)?.len() == size {
+        true => Ok(()),
+        false => Err(changed()),
+    }
+}
+
+/// A regular file read as a stream, which must give exactly the bytes it
+/// had when it was opened: more, or fewer before the end, or a size at the
+/// end that is not the first one, is [`changed`].
+pub struct Watched<R> {
+    inner: R,
+    /// The bytes to read (from where reading starts), the file's size.
+    expected: u64,
+    size: u64,
+    read: u64,
+}
+
+impl<R: io::Read + AsFd> Watched<R> {
+    /// `inner`, read from its offset on, with `size` bytes in all.
+    pub fn new(inner: R, size: u64) -> Self {
+        // SAFETY: lseek on a descriptor that stays open for the call.
+        let offset = unsafe {
+            libc::lseek(
+                std::os::fd::AsRawFd::as_raw_fd(&inner.as_fd()),
+                0,
+                libc::SEEK_CUR,
+            )
+        };
+        let start = u64::try_from(offset).unwrap_or(0).min(size);
+        Watched {
+            inner,
+            expected: size - start,
+            size,
+            read: 0,
+        }
+    }
+}
+
+impl<R: io::Read + AsFd> io::Read for Watched<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read += n as u64;
+        if self.read > self.expected {
+            return Err(changed());
+        }
+        if n == 0 && !buf.is_empty() {
+            if self.read != self.expected {
+                return Err(changed());
+            }
+            still(self.inner.as_fd(), self.size)?;
+        }
+        Ok(n)
+    }
+}

@@ -27,6 +27,9 @@ mark is added or removed; one in the text is a character like any other).
 side is: utf-8 (RFC 3629, the default), legacy, cesu-8, mutf-8, wtf-8 or
 generalized (see 'u8x help check').
 
+A regular file that shrinks or grows while it is read is reported ('u8x:
+FILE: file changed while being read', exit status 2).
+
 Exit status: 0 success, valid input; 1 invalid input (check: a file is not
 UTF-8; fix: input repaired, output written; decode, encode, convert: stopped
 early, OUT unchanged); 2 usage or I/O error. An error writing standard

@@ -23,12 +23,13 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::io;
 use std::ops::ControlFlow;
-use std::os::unix::fs::FileExt;
+use std::os::fd::AsFd;
 use std::sync::mpsc;
 use std::sync::Mutex;
 
 use u8x::Dialect;
 
+use crate::files;
 use crate::Failure;
 
 /// Bytes per block. `U8X_BLOCK_SIZE` (a test hook) makes blocks small
@@ -79,7 +80,7 @@ fn cut(dialect: Dialect, file: &File, nominal: u64, size: u64) -> io::Result<u64
     let end = (nominal + ahead).min(size);
     let mut window = [0u8; (BEHIND_IN + AHEAD_IN) as usize];
     let window = &mut window[..(end - start) as usize];
-    file.read_exact_at(window, start)?;
+    files::read_exact_at(file, window, start)?;
     let at = u8x::next_boundary_in(dialect, window, (nominal - start) as usize)
         .expect("cut inside window");
     Ok(start + at as u64)
@@ -108,7 +109,7 @@ fn read_block<T>(
         };
         let read_end = (end + window(dialect).2).min(size);
         buf.resize((read_end - start) as usize, 0);
-        file.read_exact_at(buf, start)?;
+        files::read_exact_at(file, buf, start)?;
         Ok((start, end, read_end))
     };
     let (start, end, read_end) = read().map_err(Failure::Input)?;
@@ -191,6 +192,7 @@ pub fn run_in<T: Send>(
                 }
             }
         }
-        Ok(())
+        // Read to its end: it must still be the size it had at the start.
+        files::still(file.as_fd(), size).map_err(Failure::Input)
     })
 }

@@ -9,7 +9,7 @@ use std::os::fd::AsFd;
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, SyncSender};
 
-use crate::files::{self, FileId};
+use crate::files::{self, FileId, Watched};
 
 /// Bytes read per chunk. Memory use does not depend on the input size.
 pub const CHUNK: usize = 64 * 1024;
@@ -54,10 +54,13 @@ impl Source {
                 Input {
                     file: meta.as_ref().and_then(|m| FileId::of_input(fd, m)),
                     unread: meta.as_ref().is_none_or(|m| files::unread(fd, m)),
-                    size: meta.filter(Metadata::is_file).map(|m| m.len()),
+                    size: meta.as_ref().filter(|m| m.is_file()).map(Metadata::len),
                     // Read from where the shell left it, not from offset 0.
                     regular: None,
-                    reader: Box::new(io::stdin()),
+                    reader: match meta.filter(Metadata::is_file) {
+                        Some(meta) => Box::new(Watched::new(stdin, meta.len())),
+                        None => Box::new(stdin),
+                    },
                 }
             }
             Source::File(path) => {
@@ -72,7 +75,10 @@ impl Source {
                         Some(size) => Some((file.try_clone()?, size)),
                         None => None,
                     },
-                    reader: Box::new(file),
+                    reader: match size {
+                        Some(size) => Box::new(Watched::new(file, size)),
+                        None => Box::new(file),
+                    },
                 }
             }
         })

@@ -70,3 +70,137 @@ fn recursive_check_skips_what_is_not_a_regular_file() {
         format!("{root}/p\n")
     );
 }
+
+/// How a file is changed while u8x reads it.
+#[derive(Clone, Copy, Debug)]
+enum Change {
+    /// Cut to this size.
+    Shrink(u64),
+    /// This many bytes appended.
+    Grow(usize),
+}
+
+/// Runs `u8x ARGS` on `file` (named, or on standard input), reads 4 KiB of
+/// its output (so it has opened the file and started), changes the file,
+/// then reads the rest. The output is far larger than a pipe's buffer, so
+/// u8x cannot have reached the end of the file before the change: it
+/// waits for the test to read. Returns the exit code and standard error.
+fn changed_while_read(
+    args: &[&str],
+    file: &std::path::Path,
+    on_stdin: bool,
+    change: Change,
+    env: &[(&str, &str)],
+) -> (Option<i32>, String) {
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+    let mut command = Command::new(env!("CARGO_BIN_EXE_u8x"));
+    command.args(args).envs(env.iter().copied());
+    if on_stdin {
+        command.stdin(std::fs::File::open(file).unwrap());
+    } else {
+        command.arg(file).stdin(Stdio::null());
+    }
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = vec![0u8; 4096];
+    stdout.read_exact(&mut first).unwrap();
+    match change {
+        Change::Shrink(size) => std::fs::OpenOptions::new()
+            .write(true)
+            .open(file)
+            .unwrap()
+            .set_len(size)
+            .unwrap(),
+        Change::Grow(n) => std::fs::OpenOptions::new()
+            .append(true)
+            .open(file)
+            .unwrap()
+            .write_all(&vec![b'a'; n])
+            .unwrap(),
+    }
+    std::io::copy(&mut stdout, &mut std::io::sink()).unwrap();
+    let status = child.wait().unwrap();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    (status.code(), stderr)
+}
+
+/// A regular file that shrinks or grows while it is read is reported, the
+/// same way by the streaming commands and by -j: "u8x: FILE: file changed
+/// while being read", exit status 2 ("changed": the bytes read, or the
+/// size at the end, differ from the size when it was opened).
+#[test]
+fn a_file_that_changes_while_read_is_reported() {
+    let dir = TempDir::new("changing");
+    let text = Rng(12).text(8 << 20, 0);
+    let errors = vec![0xFFu8; 1 << 20];
+    let small = [("U8X_BLOCK_SIZE", "65536")];
+    let cases: [(&[&str], &[u8], Change, bool); 12] = [
+        (&["fix"], &text, Change::Shrink(6 << 20), false),
+        (&["fix"], &text, Change::Grow(1 << 20), false),
+        (&["fix"], &text, Change::Shrink(6 << 20), true),
+        (&["fix", "-j", "2"], &text, Change::Shrink(6 << 20), false),
+        (&["fix", "-j", "2"], &text, Change::Grow(1 << 20), false),
+        (&["decode"], &text, Change::Shrink(6 << 20), false),
+        (
+            &["decode", "--to", "utf-16le"],
+            &text,
+            Change::Grow(100),
+            false,
+        ),
+        (
+            &["check", "--all"],
+            &errors,
+            Change::Shrink(512 << 10),
+            false,
+        ),
+        (&["check", "--all"], &errors, Change::Grow(100), false),
+        (
+            &["check", "--all"],
+            &errors,
+            Change::Shrink(512 << 10),
+            true,
+        ),
+        (
+            &["check", "--all", "-j", "2"],
+            &errors,
+            Change::Shrink(512 << 10),
+            false,
+        ),
+        (
+            &["check", "--all", "-j", "2"],
+            &errors,
+            Change::Grow(100),
+            false,
+        ),
+    ];
+    for (args, data, change, on_stdin) in cases {
+        let file = dir.file("in.txt", data);
+        let (code, stderr) = changed_while_read(args, &file, on_stdin, change, &small);
+        let name = match on_stdin {
+            true => "(standard input)".to_string(),
+            false => file.display().to_string(),
+        };
+        let what = format!("{args:?} {change:?} (stdin: {on_stdin})");
+        assert_eq!(code, Some(2), "{what}: {stderr}");
+        assert!(
+            stderr.ends_with(&format!("u8x: {name}: file changed while being read\n")),
+            "{what}: {stderr}"
+        );
+        assert_eq!(
+            stderr.lines().filter(|l| l.contains("changed")).count(),
+            1,
+            "{what}"
+        );
+    }
+}
