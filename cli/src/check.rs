@@ -103,12 +103,47 @@ fn kind_id(kind: ErrorKind) -> &'static str {
     }
 }
 
-/// One ill-formed sequence, located.
+/// One ill-formed sequence, located. Its bytes are kept inline (a maximal
+/// subpart is at most 6 bytes in any dialect): `-j` workers hold thousands.
 struct Report {
     offset: u64,
     at: Position,
     kind: ErrorKind,
-    bytes: Vec<u8>,
+    bytes: [u8; 8],
+    len: u8,
+}
+
+impl Report {
+    fn new(offset: u64, at: Position, kind: ErrorKind, bytes: &[u8]) -> Report {
+        let len = bytes.len().min(8);
+        let mut kept = [0; 8];
+        kept[..len].copy_from_slice(&bytes[..len]);
+        Report {
+            offset,
+            at,
+            kind,
+            bytes: kept,
+            len: len as u8,
+        }
+    }
+
+    /// The maximal subpart.
+    fn bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+}
+
+/// The most reports a `-j` worker keeps for one block. A block with more
+/// (text that is mostly errors, under `--all`) is scanned again by the
+/// thread that prints, which reports as it goes: the memory of `-j N`
+/// stays within N + 1 blocks and 2 N such lists, whatever the input.
+const MAX_REPORTS: usize = 4096;
+
+/// What a `-j` worker found in its block.
+enum Found {
+    Reports(Vec<Report>),
+    /// More than [`MAX_REPORTS`]: to be scanned again, as a stream would be.
+    Dense(parallel::Span),
 }
 
 /// Writes reports for one file in the chosen format.
@@ -128,7 +163,7 @@ impl<W: Write> Reporter<'_, W> {
                 self.name,
                 r.offset,
                 describe(r.kind),
-                hex(&r.bytes)
+                hex(r.bytes())
             ),
             Format::Json => {
                 let object = serde_json::json!({
@@ -138,7 +173,7 @@ impl<W: Write> Reporter<'_, W> {
                     "offset": r.offset,
                     "kind": kind_id(r.kind),
                     "description": describe(r.kind),
-                    "bytes": hex(&r.bytes),
+                    "bytes": hex(r.bytes()),
                 });
                 writeln!(self.out, "{object}")
             }
@@ -405,7 +440,9 @@ struct Finder<'f, F> {
     emit: F,
 }
 
-impl<F: FnMut(Report) -> Result<(), Failure>> Visitor for Finder<'_, F> {
+/// What `emit` says: go on, or stop the scan here (the report it was given
+/// is then not kept).
+impl<F: FnMut(Report) -> Result<ControlFlow<()>, Failure>> Visitor for Finder<'_, F> {
     fn valid(&mut self, bytes: &[u8]) -> Result<(), Failure> {
         self.place.valid(bytes);
         Ok(())
@@ -414,13 +451,9 @@ impl<F: FnMut(Report) -> Result<(), Failure>> Visitor for Finder<'_, F> {
     fn bad(&mut self, at: usize, e: Utf8Error, bytes: &[u8]) -> Result<ControlFlow<()>, Failure> {
         self.found += 1;
         let offset = self.base + at as u64;
-        (self.emit)(Report {
-            offset,
-            at: self.place.error(offset, bytes.len())?,
-            kind: e.kind,
-            bytes: bytes.to_vec(),
-        })?;
-        Ok(if self.first_only {
+        let at = self.place.error(offset, bytes.len())?;
+        let flow = (self.emit)(Report::new(offset, at, e.kind, bytes))?;
+        Ok(if self.first_only || flow.is_break() {
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())
@@ -445,6 +478,7 @@ fn check_stream(
             progress
                 .suspend(|| reporter.report(&r))
                 .map_err(Failure::Output)
+                .map(|()| ControlFlow::Continue(()))
         },
     };
     while let Some(chunk) = chunks.next_chunk().map_err(Failure::Input)? {
@@ -467,7 +501,8 @@ fn check_stream(
 
 /// Checks a regular file on `threads` threads; the same reports as
 /// [`check_stream`], in file order. The workers only find errors; this
-/// thread locates them.
+/// thread locates them, and scans again itself a block with more errors
+/// than a worker keeps.
 fn check_parallel(
     file: &File,
     size: u64,
@@ -480,28 +515,60 @@ fn check_parallel(
     let (first_only, dialect) = (settings.first_only(), settings.dialect);
     let work = |block: parallel::Block| {
         let mut reports = Vec::new();
+        let mut dense = false;
         let mut finder = Finder {
             place: Place::Unknown,
             base: block.offset,
             first_only,
             found: 0,
             emit: |r| {
+                if reports.len() == MAX_REPORTS {
+                    dense = true;
+                    return Ok(ControlFlow::Break(()));
+                }
                 reports.push(r);
-                Ok(())
+                Ok(ControlFlow::Continue(()))
             },
         };
-        let scanned = scan_in(dialect, block.data, block.limit, block.more, &mut finder);
-        scanned.map(|_| (reports, block.limit as u64))
+        // A break is the first error (first_only) or a full list: either
+        // way the block is done here.
+        let _ = scan_in(dialect, block.data, block.limit, block.more, &mut finder)?;
+        let found = match dense {
+            true => Found::Dense(block.span()),
+            false => Found::Reports(reports),
+        };
+        Ok((found, block.limit as u64))
     };
     let mut valid = true;
-    parallel::run_in(dialect, file, size, threads, work, |(reports, len)| {
+    // Locates and prints one report.
+    let mut deliver = |mut r: Report| {
+        valid = false;
+        r.at = place.error(r.offset, r.bytes().len())?;
+        progress
+            .suspend(|| reporter.report(&r))
+            .map_err(Failure::Output)
+    };
+    let mut buf = Vec::new();
+    parallel::run_in(dialect, file, size, threads, work, |(found, len)| {
         progress.advance(len);
-        for mut r in reports {
-            valid = false;
-            r.at = place.error(r.offset, r.bytes.len())?;
-            progress
-                .suspend(|| reporter.report(&r))
-                .map_err(Failure::Output)?;
+        let reports = match found {
+            Found::Reports(reports) => reports,
+            Found::Dense(span) => {
+                let block = parallel::read_span(file, &span, &mut buf)?;
+                let mut finder = Finder {
+                    place: Place::Unknown,
+                    base: block.offset,
+                    first_only,
+                    found: 0,
+                    emit: |r| deliver(r).map(|()| ControlFlow::Continue(())),
+                };
+                // Never stopped: first_only blocks are never dense.
+                let _ = scan_in(dialect, block.data, block.limit, block.more, &mut finder)?;
+                return Ok(ControlFlow::Continue(()));
+            }
+        };
+        for r in reports {
+            deliver(r)?;
             if first_only {
                 return Ok(ControlFlow::Break(()));
             }

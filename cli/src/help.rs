@@ -81,9 +81,11 @@ are not followed (those named on the command line are), and only regular files
 are checked: FIFOs, sockets and devices found are skipped, as grep -r skips
 them (-v names each entry skipped on standard error). -j splits a large
 regular file at character boundaries and checks the parts on N threads; the
-reports are the same, in file order. With --all, a FILE that standard output
-is appended to or opened on ('>> FILE') is refused ('input file is output
-file'), as it would read its own reports.
+reports are the same, in file order, in memory bounded by N + 1 blocks of 4
+MiB and 4096 reports per block in flight whatever the input (a block with more
+errors is scanned again by the thread that prints). With --all, a FILE that
+standard output is appended to or opened on ('>> FILE') is refused ('input
+file is output file'), as it would read its own reports.
 
 Exit status: 0 if every file is valid UTF-8, 1 if some file is not, 2 if some
 file could not be read (reported on standard error; the other files are still
@@ -111,6 +113,11 @@ Prints 'u8x: fixed N ill-formed sequences' on standard error when N > 0
 (not with -q).";
 
 pub const FIX_AFTER: &str = "\
+-j N repairs a large regular file in blocks on N threads, with the same
+output, holding at most 3 N + 1 buffers of 4.5 MiB whatever the input (a
+block whose repair would not fit is repaired by the main thread as a
+stream). Without -j, memory is constant: 64 KiB and 1 MiB buffers.
+
 Exit status: 0 if the input was already valid UTF-8 (the output is an exact
 copy); 1 if N > 0 sequences were repaired (the repaired output is written all
 the same; like 'u8x check', 1 says the input was not UTF-8); 2 on a usage or

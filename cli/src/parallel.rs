@@ -55,6 +55,40 @@ pub struct Block<'a> {
     pub offset: u64,
 }
 
+/// Where a block lies in the file: enough to read it again
+/// ([`read_span`]) with the same cuts.
+#[derive(Clone, Copy, Debug)]
+pub struct Span {
+    offset: u64,
+    len: usize,
+    limit: usize,
+    more: bool,
+}
+
+impl Block<'_> {
+    /// Where this block lies.
+    pub fn span(&self) -> Span {
+        Span {
+            offset: self.offset,
+            len: self.data.len(),
+            limit: self.limit,
+            more: self.more,
+        }
+    }
+}
+
+/// Reads the block at `span` again, into `buf`.
+pub fn read_span<'b>(file: &File, span: &Span, buf: &'b mut Vec<u8>) -> Result<Block<'b>, Failure> {
+    buf.resize(span.len, 0);
+    files::read_exact_at(file, buf, span.offset).map_err(Failure::Input)?;
+    Ok(Block {
+        data: buf,
+        limit: span.limit,
+        more: span.more,
+        offset: span.offset,
+    })
+}
+
 /// Bytes read past a nominal cut to find the boundary, and past the block's
 /// end cut to classify an error before it.
 const BEHIND: u64 = 3;

@@ -584,3 +584,33 @@ pub fn sh_env(
         stderr: String::from_utf8(stderr).expect("stderr is UTF-8"),
     }
 }
+
+/// Runs `u8x args...` with `env`, its output thrown away, and returns its
+/// exit code and its peak resident memory in KiB, as GNU time measures it
+/// (`wait4` of a child it forks itself); `None` without /usr/bin/time.
+///
+/// (Not `wait4` on a child spawned here: the kernel carries the high-water
+/// mark of the memory a process was spawned from across `exec`, so the
+/// test process's own size would count.)
+pub fn peak_kib(args: &[&str], env: &[(&str, &str)]) -> Option<(Option<i32>, u64)> {
+    let time = Path::new("/usr/bin/time");
+    if !time.exists() {
+        eprintln!("no /usr/bin/time; memory not measured");
+        return None;
+    }
+    let report = TempFile::absent("time.txt");
+    let status = Command::new(time)
+        .args(["-f", "%M", "-o", report.path()])
+        .arg(env!("CARGO_BIN_EXE_u8x"))
+        .args(args)
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("/usr/bin/time runs");
+    let text = String::from_utf8(report.read()).unwrap();
+    // GNU time says "Command exited with non-zero status N" first.
+    let kib = text.lines().last().and_then(|l| l.trim().parse().ok());
+    Some((status.code(), kib.expect("time -f %M gives a number")))
+}
