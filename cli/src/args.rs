@@ -77,6 +77,10 @@ pub struct CheckArgs {
     /// Print only the names of the files that are not UTF-8, one per line
     #[arg(short, long, conflicts_with_all = ["json", "all"])]
     pub list: bool,
+    /// With -l, end each name with a NUL byte instead of a newline, and
+    /// write it as it is (not quoted), for xargs -0
+    #[arg(short = '0', long, requires = "list")]
+    pub null: bool,
     /// Print one JSON object per error (file, line, column, offset, kind,
     /// description, bytes), one per line
     #[arg(long)]

@@ -18,6 +18,7 @@ use u8x::{Dialect, ErrorKind, Utf8Error};
 use crate::args::CheckArgs;
 use crate::files::{self, FileId};
 use crate::lines::{Locator, Place, Position};
+use crate::names::Name;
 use crate::parallel;
 use crate::progress::Progress;
 use crate::scan::{scan_in, Visitor};
@@ -31,8 +32,9 @@ enum Format {
     Text,
     /// One JSON object per error.
     Json,
-    /// The file's name, once.
-    List,
+    /// The file's name, once: quoted if need be and ended by a newline, or
+    /// (`-0`) as it is, ended by NUL.
+    List { null: bool },
     /// Nothing.
     Quiet,
 }
@@ -149,7 +151,7 @@ enum Found {
 /// Writes reports for one file in the chosen format.
 struct Reporter<'a, W: Write> {
     out: &'a mut W,
-    name: &'a str,
+    name: &'a Name,
     format: Format,
 }
 
@@ -166,8 +168,12 @@ impl<W: Write> Reporter<'_, W> {
                 hex(r.bytes())
             ),
             Format::Json => {
-                let object = serde_json::json!({
-                    "file": self.name,
+                let (file, bytes) = self.name.json();
+                let mut object = serde_json::json!({ "file": file });
+                if let Some(bytes) = bytes {
+                    object["file_bytes"] = bytes.into();
+                }
+                let fields = serde_json::json!({
                     "line": line,
                     "column": column,
                     "offset": r.offset,
@@ -175,9 +181,18 @@ impl<W: Write> Reporter<'_, W> {
                     "description": describe(r.kind),
                     "bytes": hex(r.bytes()),
                 });
+                if let (Some(object), serde_json::Value::Object(fields)) =
+                    (object.as_object_mut(), fields)
+                {
+                    object.extend(fields);
+                }
                 writeln!(self.out, "{object}")
             }
-            Format::List => writeln!(self.out, "{}", self.name),
+            Format::List { null: false } => writeln!(self.out, "{}", self.name),
+            Format::List { null: true } => {
+                self.out.write_all(self.name.bytes())?;
+                self.out.write_all(b"\0")
+            }
             Format::Quiet => Ok(()),
         }
     }
@@ -189,7 +204,7 @@ pub fn run(args: &CheckArgs) -> Result<u8, Failure> {
     let format = if args.quiet {
         Format::Quiet
     } else if args.list {
-        Format::List
+        Format::List { null: args.null }
     } else if args.json {
         Format::Json
     } else {
@@ -245,7 +260,7 @@ fn walk(
     let paths = match entries {
         Ok(paths) => paths,
         Err(e) => {
-            unreadable(&dir.display().to_string(), &e, out, status)?;
+            unreadable(&Name::path(dir), &e, out, status)?;
             return Ok(());
         }
     };
@@ -289,7 +304,7 @@ fn skipped(
     };
     // Keep the reports and the message in order on a terminal.
     out.flush().map_err(Failure::Output)?;
-    eprintln!("u8x: {}: {what}", path.display());
+    eprintln!("u8x: {}: {what}", Name::path(path));
     Ok(())
 }
 
@@ -311,7 +326,7 @@ fn open_input(path: &Path, walked: bool) -> io::Result<(File, Metadata)> {
 
 /// Reports an input that could not be read: status 2.
 fn unreadable(
-    name: &str,
+    name: &Name,
     e: &io::Error,
     out: &mut impl Write,
     status: &mut u8,
@@ -392,7 +407,7 @@ fn check_one(
 fn check_file(
     file: &File,
     meta: &Metadata,
-    name: &str,
+    name: &Name,
     settings: &Settings,
     reporter: &mut Reporter<impl Write>,
 ) -> Result<bool, Failure> {
@@ -414,7 +429,7 @@ fn check_file(
     }
     let size = meta.len();
     let quiet = settings.format == Format::Quiet;
-    let progress = Progress::new(Some(size), name, quiet);
+    let progress = Progress::new(Some(size), &name.to_string(), quiet);
     let place = match positions {
         true => Place::Located(Locator::new(file, settings.dialect)),
         false => Place::Unknown,

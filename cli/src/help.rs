@@ -57,7 +57,14 @@ chapter 3): the bytes one U+FFFD would replace.
 With --json, each error is one line holding one JSON object:
   {\"file\":\"a.txt\",\"line\":2,\"column\":3,\"offset\":5,\"kind\":\"invalid_byte\",
    \"description\":\"byte never valid in UTF-8\",\"bytes\":\"C0\"}
-A file name that is not UTF-8 is written with U+FFFD for its bad bytes.
+A file name that is not UTF-8 is written with U+FFFD for its bad bytes in
+\"file\", and as it is, in hex pairs, in a \"file_bytes\" field after it.
+
+File names in text (reports, -l, messages) are written as they are when they
+are UTF-8 without control or bidirectional formatting characters; others are
+quoted as the shells' $'...' reads them back: $'a\\nb.txt', $'caf\\351.txt'
+(so a crafted name cannot drive the terminal). -l -0 (--null) writes each
+name as it is, ended by a NUL byte, for xargs -0.
 
 --dialect NAME checks the files against another UTF-8 (errors are reported
 the same way, by the maximal subpart in that dialect):

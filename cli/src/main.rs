@@ -17,6 +17,7 @@ mod files;
 mod fix;
 mod help;
 mod lines;
+mod names;
 mod outpath;
 mod output;
 mod parallel;
@@ -159,7 +160,7 @@ fn man_pages(name: Option<&str>, dir: Option<std::path::PathBuf>) -> u8 {
     if let Some(dir) = dir {
         return match clap_mangen::generate_to(cmd, &dir) {
             Ok(()) => OK,
-            Err(e) => output_failure(e, &dir.display().to_string(), false),
+            Err(e) => output_failure(e, &names::Name::path(&dir).to_string(), false),
         };
     }
     let page = match name {
@@ -466,12 +467,19 @@ fn convert_command(
     let mut sink = match Sink::open(io_args.output.as_ref()) {
         Ok(sink) => sink,
         Err(e) => {
-            let out = io_args.output.as_ref().map(|o| o.to_string_lossy());
-            eprintln!("u8x: {}: {}", out.unwrap_or_default(), describe_io(&e));
+            let out = io_args
+                .output
+                .as_ref()
+                .map(|o| names::Name::path(o.as_ref()));
+            eprintln!(
+                "u8x: {}: {}",
+                out.unwrap_or_else(names::Name::stdin),
+                describe_io(&e)
+            );
             return TROUBLE;
         }
     };
-    let progress = Progress::new(input.size, &input_name, quiet);
+    let progress = Progress::new(input.size, &input_name.to_string(), quiet);
     let (reader, out) = (input.reader, sink.writer());
     let result = match conversion {
         Conversion::Fix(policy, jobs) => {
@@ -598,7 +606,7 @@ fn not_in_latin1(value: Option<u32>) -> String {
 }
 
 /// Reports how a conversion ended on standard error; returns the exit status.
-fn report(outcome: &Outcome, input_name: &str) -> u8 {
+fn report(outcome: &Outcome, input_name: &names::Name) -> u8 {
     match *outcome {
         Outcome::Fixed(0) => OK,
         // As `check` on the same input: the output is written, but a script

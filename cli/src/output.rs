@@ -13,6 +13,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
 use crate::files::FileId;
+use crate::names::Name;
 use crate::outpath::{self, OutPath};
 use crate::stream::{CHUNK, STDOUT_NAME};
 use crate::tempfile::TempFile;
@@ -63,7 +64,7 @@ impl Sink {
                 None,
             ));
         };
-        let name = Path::new(path).display().to_string();
+        let name = Name::path(Path::new(path)).to_string();
         let path = Path::new(path);
         match outpath::resolve(path)? {
             // Written through a duplicate: its offset and flags (O_APPEND)

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, SyncSender};
 
 use crate::files::{self, FileId, Watched};
+use crate::names::Name;
 
 /// Bytes read per chunk. Memory use does not depend on the input size.
 pub const CHUNK: usize = 64 * 1024;
@@ -35,10 +36,10 @@ impl Source {
     }
 
     /// The input as messages name it.
-    pub fn name(&self) -> String {
+    pub fn name(&self) -> Name {
         match self {
-            Source::Stdin => STDIN_NAME.to_string(),
-            Source::File(path) => path.display().to_string(),
+            Source::Stdin => Name::stdin(),
+            Source::File(path) => Name::path(path),
         }
     }
 

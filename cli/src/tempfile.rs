@@ -133,7 +133,7 @@ fn describe_temp_error(e: io::Error, dir: &Path) -> io::Error {
         e.kind(),
         format!(
             "cannot create a temporary file in {}: {text}",
-            dir.display()
+            crate::names::Name::path(dir)
         ),
     )
 }
