@@ -32,14 +32,22 @@ use u8x::Dialect;
 use crate::files;
 use crate::Failure;
 
-/// Bytes per block. `U8X_BLOCK_SIZE` (a test hook) makes blocks small
-/// enough that tests put cuts everywhere.
+/// Bytes per block.
+const BLOCK: u64 = 4 << 20;
+
+/// Bytes per block. In a debug build (what `cargo test` builds),
+/// `U8X_BLOCK_SIZE` makes blocks small enough that tests put cuts
+/// everywhere; a release build ignores it, so no environment variable
+/// changes what an installed u8x does.
 pub fn block_size() -> u64 {
+    if !cfg!(debug_assertions) {
+        return BLOCK;
+    }
     std::env::var("U8X_BLOCK_SIZE")
         .ok()
         .and_then(|v| v.parse().ok())
         .filter(|&n| n > 0)
-        .unwrap_or(4 << 20)
+        .unwrap_or(BLOCK)
 }
 
 /// One block, as a worker sees it.

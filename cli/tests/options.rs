@@ -468,3 +468,43 @@ fn completions_and_man_page_come_from_the_options() {
     }
     assert!(Path::new(page.path()).exists());
 }
+
+/// `U8X_BLOCK_SIZE` is a test hook: a debug build (which `cargo test`
+/// makes) honours it, a release build ignores it. Seen from the threads of
+/// `check --all -j 4` on 1 MiB: one worker per block up to 4, so 1 KiB
+/// blocks give 4 workers, and the release binary's single 4 MiB block one.
+/// (`cargo test --release` runs this against the release binary.)
+#[cfg(target_os = "linux")]
+#[test]
+fn the_block_size_hook_is_for_debug_builds_only() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let f = TempFile::new("hook.bin", &vec![0xFF; 1 << 20]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_u8x"))
+        .args(["check", "--all", "-j", "4", f.path()])
+        .env("U8X_BLOCK_SIZE", "1024")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Reports are coming, so the workers have started; the pipe, unread
+    // past this, then holds u8x in the middle of its run.
+    let mut first = [0u8; 4096];
+    child
+        .stdout
+        .as_mut()
+        .unwrap()
+        .read_exact(&mut first)
+        .unwrap();
+    let threads = std::fs::read_dir(format!("/proc/{}/task", child.id()))
+        .unwrap()
+        .count();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let expected = match cfg!(debug_assertions) {
+        true => 1 + 4,
+        false => 1 + 1,
+    };
+    assert_eq!(threads, expected, "debug build: {}", cfg!(debug_assertions));
+}
