@@ -60,8 +60,8 @@ pub enum Command {
 /// Options every command that reads inputs shares.
 #[derive(Args, Debug, Clone, Copy)]
 pub struct Jobs {
-    /// Threads for a large regular file (default: one per core for files of
-    /// 64 MiB or more, one otherwise). The output is the same for any N.
+    /// Threads for a regular file (default: 1). The output is the same for
+    /// any N; whether N > 1 is faster depends on the machine (measure it)
     #[arg(short = 'j', long = "jobs", value_name = "N")]
     pub jobs: Option<NonZeroUsize>,
 }

@@ -23,7 +23,7 @@ use crate::parallel;
 use crate::progress::Progress;
 use crate::scan::{scan_in, Visitor};
 use crate::stream::{describe_io, Chunks, Source};
-use crate::{describe, hex, Failure, PARALLEL_MIN};
+use crate::{describe, hex, Failure};
 
 /// What is printed for an invalid file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,15 +66,11 @@ impl Settings {
         !self.all || !self.format.positions()
     }
 
-    /// Threads for a regular file of `size` bytes.
-    fn threads(&self, size: u64) -> usize {
-        match self.jobs {
-            Some(n) => n.get(),
-            None if size >= PARALLEL_MIN => {
-                std::thread::available_parallelism().map_or(1, NonZeroUsize::get)
-            }
-            None => 1,
-        }
+    /// Threads for a regular file: one unless `-j` says (one was faster
+    /// than one per core on the 2-core machine of BENCHMARKS.md, "CLI check
+    /// parallelism", whatever the size).
+    fn threads(&self) -> usize {
+        self.jobs.map_or(1, NonZeroUsize::get)
     }
 
     /// Fails when standard output is the input open as `fd` and the
@@ -434,7 +430,7 @@ fn check_file(
         true => Place::Located(Locator::new(file, settings.dialect)),
         false => Place::Unknown,
     };
-    match settings.threads(size) {
+    match settings.threads() {
         // (A thread reading ahead, as the conversions have, made this
         // slower: validation is faster than the hand-over.)
         1 => {

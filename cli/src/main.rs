@@ -35,9 +35,6 @@ use output::{same_file, Sink};
 use progress::Progress;
 use stream::{describe_io, Chunks, Source};
 
-/// Files of this size or more get one thread per core unless `-j` says.
-pub const PARALLEL_MIN: u64 = 64 << 20;
-
 /// Exit statuses.
 const OK: u8 = 0;
 const INVALID: u8 = 1;
@@ -483,11 +480,10 @@ fn convert_command(
     let (reader, out) = (input.reader, sink.writer());
     let result = match conversion {
         Conversion::Fix(policy, jobs) => {
+            // One thread unless -j says: see BENCHMARKS.md ("CLI check
+            // parallelism"), where two threads were slower on a 2-core machine.
             let threads = match (&input.regular, jobs) {
                 (Some(_), Some(n)) => n.get(),
-                (Some(file), None) if file.1 >= PARALLEL_MIN => {
-                    std::thread::available_parallelism().map_or(1, NonZeroUsize::get)
-                }
                 _ => 1,
             };
             match &input.regular {

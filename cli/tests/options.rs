@@ -508,3 +508,56 @@ fn the_block_size_hook_is_for_debug_builds_only() {
     };
     assert_eq!(threads, expected, "debug build: {}", cfg!(debug_assertions));
 }
+
+/// The threads u8x runs on: the entries of /proc/PID/task of `u8x args`
+/// while it waits on a full pipe, after its first 4 KiB of output.
+#[cfg(target_os = "linux")]
+fn threads_while_writing(args: &[&str]) -> usize {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_u8x"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 4096];
+    child
+        .stdout
+        .as_mut()
+        .unwrap()
+        .read_exact(&mut first)
+        .unwrap();
+    let threads = std::fs::read_dir(format!("/proc/{}/task", child.id()))
+        .unwrap()
+        .count();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    threads
+}
+
+/// Without -j, `check` and `fix` read a large file on one thread (`fix`
+/// with its read-ahead thread): on this 2-core machine two threads made
+/// `check -q` of a 400 MB file 3.6 times slower (BENCHMARKS.md). The file
+/// here is 64 MiB, the size from which one thread per core used to be the
+/// default: sparse, with 1 MiB of errors first, so that u8x is still busy
+/// when its threads are counted.
+#[cfg(target_os = "linux")]
+#[test]
+fn one_thread_unless_j_says() {
+    use std::io::Write;
+    let dir = TempDir::new("default-jobs");
+    let path = dir.path("large.bin");
+    let mut file = std::fs::File::create(&path).unwrap();
+    file.write_all(&vec![0xFF; 1 << 20]).unwrap();
+    file.set_len(64 << 20).unwrap();
+    let name = path.to_str().unwrap();
+    assert_eq!(threads_while_writing(&["check", "--all", name]), 1);
+    assert_eq!(threads_while_writing(&["fix", "-q", name]), 1 + 1);
+    // -j still gives its threads (blocks of 4 MiB: 16 here).
+    assert_eq!(
+        threads_while_writing(&["check", "--all", "-j", "3", name]),
+        1 + 3
+    );
+}
