@@ -236,3 +236,35 @@ fn a_replaced_output_keeps_its_owner_group_and_mode() {
     assert_eq!(meta.permissions().mode() & 0o7777, 0o640);
     assert_eq!(std::fs::read(&out).unwrap(), b"text\n");
 }
+
+/// A link the kernel would not follow is not followed: in a sticky
+/// world-writable directory, with fs.protected_symlinks on, root may not
+/// follow a link owned by another user to an existing file. u8x lets the
+/// kernel open OUT, so the file the link names stays as it was. (Needs root
+/// and the sysctl already on, as Debian, Ubuntu and Fedora set it; this
+/// test never changes it.)
+#[test]
+fn a_link_the_kernel_would_not_follow_is_not_followed() {
+    let on =
+        std::fs::read_to_string("/proc/sys/fs/protected_symlinks").is_ok_and(|v| v.trim() == "1");
+    let dir = TempDir::new("sticky");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&dir.0, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    let victim = TempDir::new("victim");
+    let target = victim.file("precious", b"keep\n");
+    let link = dir.path("out.txt");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let given = std::os::unix::fs::lchown(&link, Some(1234), Some(1234)).is_ok();
+    if !on || !given {
+        eprintln!("needs root and fs.protected_symlinks = 1 (on: {on}); skipped");
+        return;
+    }
+    let input = victim.file("in.txt", b"attacker's\n");
+    let run = convert_into("fix", &link, &input);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        format!("u8x: {}: Permission denied\n", link.display())
+    );
+    assert_eq!(std::fs::read(&target).unwrap(), b"keep\n");
+}
