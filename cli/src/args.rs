@@ -60,8 +60,8 @@ pub enum Command {
 /// Options every command that reads inputs shares.
 #[derive(Args, Debug, Clone, Copy)]
 pub struct Jobs {
-    /// Threads for a large regular file (default: one per core for files of
-    /// 64 MiB or more, one otherwise). The output is the same for any N.
+    /// Threads for a regular file (default: 1). The output is the same for
+    /// any N; whether N > 1 is faster depends on the machine (measure it)
     #[arg(short = 'j', long = "jobs", value_name = "N")]
     pub jobs: Option<NonZeroUsize>,
 }
@@ -77,13 +77,23 @@ pub struct CheckArgs {
     /// Print only the names of the files that are not UTF-8, one per line
     #[arg(short, long, conflicts_with_all = ["json", "all"])]
     pub list: bool,
+    /// With -l, end each name with a NUL byte instead of a newline, and
+    /// write it as it is (not quoted), for xargs -0
+    #[arg(short = '0', long, requires = "list")]
+    pub null: bool,
     /// Print one JSON object per error (file, line, column, offset, kind,
     /// description, bytes), one per line
     #[arg(long)]
     pub json: bool,
     /// Check the files in each directory named, and in its subdirectories
+    /// (regular files only: FIFOs, sockets and devices found are skipped,
+    /// symbolic links not followed)
     #[arg(short, long)]
     pub recursive: bool,
+    /// With -r, name on standard error each entry skipped and each symbolic
+    /// link not followed
+    #[arg(short, long)]
+    pub verbose: bool,
     /// The UTF-8 to check the files against
     #[arg(
         long,

@@ -6,21 +6,24 @@
 //! needs them (`-q` and `-l` never do).
 
 use std::ffi::OsString;
-use std::fs::File;
+use std::fs::{File, Metadata};
 use std::io::{self, Read, Write};
 use std::num::NonZeroUsize;
 use std::ops::ControlFlow;
+use std::os::fd::{AsFd, BorrowedFd};
 use std::path::{Path, PathBuf};
 
 use u8x::{Dialect, ErrorKind, Utf8Error};
 
 use crate::args::CheckArgs;
+use crate::files::{self, FileId};
 use crate::lines::{Locator, Place, Position};
+use crate::names::Name;
 use crate::parallel;
 use crate::progress::Progress;
 use crate::scan::{scan_in, Visitor};
 use crate::stream::{describe_io, Chunks, Source};
-use crate::{describe, hex, Failure, PARALLEL_MIN};
+use crate::{describe, hex, Failure};
 
 /// What is printed for an invalid file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,8 +32,9 @@ enum Format {
     Text,
     /// One JSON object per error.
     Json,
-    /// The file's name, once.
-    List,
+    /// The file's name, once: quoted if need be and ended by a newline, or
+    /// (`-0`) as it is, ended by NUL.
+    List { null: bool },
     /// Nothing.
     Quiet,
 }
@@ -49,6 +53,11 @@ struct Settings {
     jobs: Option<NonZeroUsize>,
     /// The UTF-8 the files are checked against.
     dialect: Dialect,
+    /// Standard output, when it is a file and reports are written while a
+    /// file is read (`--all`): an input that it is would be refused.
+    stdout: Option<FileId>,
+    /// Whether to tell what a walk skips (`-v`).
+    verbose: bool,
 }
 
 impl Settings {
@@ -57,14 +66,23 @@ impl Settings {
         !self.all || !self.format.positions()
     }
 
-    /// Threads for a regular file of `size` bytes.
-    fn threads(&self, size: u64) -> usize {
-        match self.jobs {
-            Some(n) => n.get(),
-            None if size >= PARALLEL_MIN => {
-                std::thread::available_parallelism().map_or(1, NonZeroUsize::get)
+    /// Threads for a regular file: one unless `-j` says (one was faster
+    /// than one per core on the 2-core machine of BENCHMARKS.md, "CLI check
+    /// parallelism", whatever the size).
+    fn threads(&self) -> usize {
+        self.jobs.map_or(1, NonZeroUsize::get)
+    }
+
+    /// Fails when standard output is the input open as `fd` and the
+    /// reports would be written into it while it is read: `check --all f
+    /// >> f` would read its own reports without end. Without `--all` the
+    /// one report comes after the reading of that file, as `grep -m1`.
+    fn refuse_own_output(&self, fd: BorrowedFd, meta: &Metadata) -> Result<(), Failure> {
+        match self.stdout {
+            Some(out) if FileId::of_input(fd, meta) == Some(out) && files::unread(fd, meta) => {
+                Err(Failure::Input(files::input_is_output()))
             }
-            None => 1,
+            _ => Ok(()),
         }
     }
 }
@@ -83,18 +101,53 @@ fn kind_id(kind: ErrorKind) -> &'static str {
     }
 }
 
-/// One ill-formed sequence, located.
+/// One ill-formed sequence, located. Its bytes are kept inline (a maximal
+/// subpart is at most 6 bytes in any dialect): `-j` workers hold thousands.
 struct Report {
     offset: u64,
     at: Position,
     kind: ErrorKind,
-    bytes: Vec<u8>,
+    bytes: [u8; 8],
+    len: u8,
+}
+
+impl Report {
+    fn new(offset: u64, at: Position, kind: ErrorKind, bytes: &[u8]) -> Report {
+        let len = bytes.len().min(8);
+        let mut kept = [0; 8];
+        kept[..len].copy_from_slice(&bytes[..len]);
+        Report {
+            offset,
+            at,
+            kind,
+            bytes: kept,
+            len: len as u8,
+        }
+    }
+
+    /// The maximal subpart.
+    fn bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+}
+
+/// The most reports a `-j` worker keeps for one block. A block with more
+/// (text that is mostly errors, under `--all`) is scanned again by the
+/// thread that prints, which reports as it goes: the memory of `-j N`
+/// stays within N + 1 blocks and 2 N such lists, whatever the input.
+const MAX_REPORTS: usize = 4096;
+
+/// What a `-j` worker found in its block.
+enum Found {
+    Reports(Vec<Report>),
+    /// More than [`MAX_REPORTS`]: to be scanned again, as a stream would be.
+    Dense(parallel::Span),
 }
 
 /// Writes reports for one file in the chosen format.
 struct Reporter<'a, W: Write> {
     out: &'a mut W,
-    name: &'a str,
+    name: &'a Name,
     format: Format,
 }
 
@@ -108,21 +161,34 @@ impl<W: Write> Reporter<'_, W> {
                 self.name,
                 r.offset,
                 describe(r.kind),
-                hex(&r.bytes)
+                hex(r.bytes())
             ),
             Format::Json => {
-                let object = serde_json::json!({
-                    "file": self.name,
+                let (file, bytes) = self.name.json();
+                let mut object = serde_json::json!({ "file": file });
+                if let Some(bytes) = bytes {
+                    object["file_bytes"] = bytes.into();
+                }
+                let fields = serde_json::json!({
                     "line": line,
                     "column": column,
                     "offset": r.offset,
                     "kind": kind_id(r.kind),
                     "description": describe(r.kind),
-                    "bytes": hex(&r.bytes),
+                    "bytes": hex(r.bytes()),
                 });
+                if let (Some(object), serde_json::Value::Object(fields)) =
+                    (object.as_object_mut(), fields)
+                {
+                    object.extend(fields);
+                }
                 writeln!(self.out, "{object}")
             }
-            Format::List => writeln!(self.out, "{}", self.name),
+            Format::List { null: false } => writeln!(self.out, "{}", self.name),
+            Format::List { null: true } => {
+                self.out.write_all(self.name.bytes())?;
+                self.out.write_all(b"\0")
+            }
             Format::Quiet => Ok(()),
         }
     }
@@ -134,7 +200,7 @@ pub fn run(args: &CheckArgs) -> Result<u8, Failure> {
     let format = if args.quiet {
         Format::Quiet
     } else if args.list {
-        Format::List
+        Format::List { null: args.null }
     } else if args.json {
         Format::Json
     } else {
@@ -145,6 +211,11 @@ pub fn run(args: &CheckArgs) -> Result<u8, Failure> {
         all: args.all,
         jobs: args.jobs.jobs,
         dialect: args.dialect.dialect(),
+        stdout: match args.all && format.positions() {
+            true => files::stdout_id(),
+            false => None,
+        },
+        verbose: args.verbose,
     };
     let stdin = [OsString::from("-")];
     let files = if args.files.is_empty() {
@@ -152,7 +223,7 @@ pub fn run(args: &CheckArgs) -> Result<u8, Failure> {
     } else {
         &args.files[..]
     };
-    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut out = io::BufWriter::new(crate::sys::stdout());
     let mut status = 0;
     for file in files {
         let source = Source::from_arg(file);
@@ -160,7 +231,7 @@ pub fn run(args: &CheckArgs) -> Result<u8, Failure> {
             Source::File(path) if args.recursive && path.is_dir() => {
                 walk(&path, &settings, &mut out, &mut status)?;
             }
-            source => check_one(&source, &settings, &mut out, &mut status)?,
+            source => check_one(&source, false, &settings, &mut out, &mut status)?,
         }
     }
     out.flush().map_err(Failure::Output)?;
@@ -185,23 +256,73 @@ fn walk(
     let paths = match entries {
         Ok(paths) => paths,
         Err(e) => {
-            unreadable(&dir.display().to_string(), &e, out, status)?;
+            unreadable(&Name::path(dir), &e, out, status)?;
             return Ok(());
         }
     };
     for path in paths {
         match path.symlink_metadata() {
             Ok(meta) if meta.is_dir() => walk(&path, settings, out, status)?,
-            Ok(meta) if meta.file_type().is_symlink() => {}
-            _ => check_one(&Source::File(path), settings, out, status)?,
+            Ok(meta) if !meta.is_file() => skipped(&path, &meta, settings, out)?,
+            // (An entry that vanished is reported when it fails to open.)
+            _ => check_one(&Source::File(path), true, settings, out, status)?,
         }
     }
     Ok(())
 }
 
+/// Says, with `-v`, that a walk skipped `path` (described by `meta`): a
+/// symbolic link, or a FIFO, socket or device, which `grep -r` skips too
+/// (opening a FIFO waits for a writer; reading a device may never end).
+fn skipped(
+    path: &Path,
+    meta: &Metadata,
+    settings: &Settings,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    use std::os::unix::fs::FileTypeExt;
+    if !settings.verbose {
+        return Ok(());
+    }
+    let kind = meta.file_type();
+    let what = if kind.is_symlink() {
+        "symbolic link, not followed"
+    } else if kind.is_fifo() {
+        "not a regular file (a FIFO), skipped"
+    } else if kind.is_socket() {
+        "not a regular file (a socket), skipped"
+    } else if kind.is_char_device() {
+        "not a regular file (a character device), skipped"
+    } else if kind.is_block_device() {
+        "not a regular file (a block device), skipped"
+    } else {
+        "not a regular file, skipped"
+    };
+    // Keep the reports and the message in order on a terminal.
+    out.flush().map_err(Failure::Output)?;
+    eprintln!("u8x: {}: {what}", Name::path(path));
+    Ok(())
+}
+
+/// Opens an input named on the command line, or (`walked`) found by a
+/// walk: then without blocking and without following a link, should the
+/// entry have become a FIFO or a link since it was looked at.
+fn open_input(path: &Path, walked: bool) -> io::Result<(File, Metadata)> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = match walked {
+        true => std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
+            .open(path)?,
+        false => File::open(path)?,
+    };
+    let meta = file.metadata()?;
+    Ok((file, meta))
+}
+
 /// Reports an input that could not be read: status 2.
 fn unreadable(
-    name: &str,
+    name: &Name,
     e: &io::Error,
     out: &mut impl Write,
     status: &mut u8,
@@ -213,9 +334,11 @@ fn unreadable(
     Ok(())
 }
 
-/// Checks one input and updates the exit status.
+/// Checks one input (found by a walk if `walked`) and updates the exit
+/// status.
 fn check_one(
     source: &Source,
+    walked: bool,
     settings: &Settings,
     out: &mut impl Write,
     status: &mut u8,
@@ -226,54 +349,42 @@ fn check_one(
         name: &name,
         format: settings.format,
     };
-    let positions = settings.format.positions();
-    // A stream is read once: positions are kept as it goes, if needed.
-    let tracked = || match positions {
-        true => Place::Tracked(Position::default(), settings.dialect),
-        false => Place::Unknown,
-    };
     let verdict = match source {
-        Source::Stdin => {
-            let input = io::stdin().lock();
-            let place = tracked();
-            check_stream(
-                Chunks::new(input),
-                settings,
-                place,
-                &mut reporter,
-                &Progress::none(),
-            )
-        }
-        Source::File(path) => match File::open(path).and_then(|f| f.metadata().map(|m| (f, m))) {
-            Err(e) => Err(Failure::Input(e)),
-            Ok((file, meta)) if meta.is_file() => {
-                let size = meta.len();
-                let quiet = settings.format == Format::Quiet;
-                let progress = Progress::new(Some(size), &name, quiet);
-                let place = match positions {
-                    true => Place::Located(Locator::new(&file, settings.dialect)),
+        Source::Stdin => crate::sys::check_stdin()
+            .map_err(Failure::Input)
+            .and_then(|()| match files::fstat(io::stdin().as_fd()) {
+                Ok(meta) => settings
+                    .refuse_own_output(io::stdin().as_fd(), &meta)
+                    .map(|()| Some(meta)),
+                Err(_) => Ok(None),
+            })
+            .and_then(|meta| {
+                // A regular file must not change while it is read.
+                let input: Box<dyn Read> = match meta.filter(Metadata::is_file) {
+                    Some(meta) => Box::new(files::Watched::new(io::stdin().lock(), meta.len())),
+                    None => Box::new(io::stdin().lock()),
+                };
+                // A stream is read once: positions are kept as it goes.
+                let place = match settings.format.positions() {
+                    true => Place::Tracked(Position::default(), settings.dialect),
                     false => Place::Unknown,
                 };
-                match settings.threads(size) {
-                    // (A thread reading ahead, as the conversions have, made
-                    // this slower: validation is faster than the hand-over.)
-                    1 => check_stream(
-                        Chunks::new(&file),
-                        settings,
-                        place,
-                        &mut reporter,
-                        &progress,
-                    ),
-                    n => check_parallel(&file, size, n, settings, place, &mut reporter, &progress),
-                }
+                check_stream(
+                    Chunks::new(input),
+                    settings,
+                    place,
+                    &mut reporter,
+                    &Progress::none(),
+                )
+            }),
+        Source::File(path) => match open_input(path, walked) {
+            Err(e) => Err(Failure::Input(e)),
+            Ok((_, meta)) if walked && !meta.is_file() => {
+                return skipped(path, &meta, settings, out);
             }
-            // Pipes and devices are read as streams; a directory fails with
-            // its read error.
-            Ok((file, _)) => {
-                let place = tracked();
-                let chunks = Chunks::new(&file);
-                check_stream(chunks, settings, place, &mut reporter, &Progress::none())
-            }
+            Ok((file, meta)) => settings
+                .refuse_own_output(file.as_fd(), &meta)
+                .and_then(|()| check_file(&file, &meta, &name, settings, &mut reporter)),
         },
     };
     match verdict {
@@ -288,6 +399,48 @@ fn check_one(
     }
 }
 
+/// Checks the input open as `file`, which `meta` describes; true if valid.
+fn check_file(
+    file: &File,
+    meta: &Metadata,
+    name: &Name,
+    settings: &Settings,
+    reporter: &mut Reporter<impl Write>,
+) -> Result<bool, Failure> {
+    let positions = settings.format.positions();
+    if !meta.is_file() {
+        // Pipes and devices are read as streams, positions kept as they
+        // go; a directory fails with its read error.
+        let place = match positions {
+            true => Place::Tracked(Position::default(), settings.dialect),
+            false => Place::Unknown,
+        };
+        return check_stream(
+            Chunks::new(file),
+            settings,
+            place,
+            reporter,
+            &Progress::none(),
+        );
+    }
+    let size = meta.len();
+    let quiet = settings.format == Format::Quiet;
+    let progress = Progress::new(Some(size), &name.to_string(), quiet);
+    let place = match positions {
+        true => Place::Located(Locator::new(file, settings.dialect)),
+        false => Place::Unknown,
+    };
+    match settings.threads() {
+        // (A thread reading ahead, as the conversions have, made this
+        // slower: validation is faster than the hand-over.)
+        1 => {
+            let chunks = Chunks::new(files::Watched::new(file, size));
+            check_stream(chunks, settings, place, reporter, &progress)
+        }
+        n => check_parallel(file, size, n, settings, place, reporter, &progress),
+    }
+}
+
 /// The visitor of a scan for `check`: reports each error through `emit`.
 struct Finder<'f, F> {
     place: Place<'f>,
@@ -298,7 +451,9 @@ struct Finder<'f, F> {
     emit: F,
 }
 
-impl<F: FnMut(Report) -> Result<(), Failure>> Visitor for Finder<'_, F> {
+/// What `emit` says: go on, or stop the scan here (the report it was given
+/// is then not kept).
+impl<F: FnMut(Report) -> Result<ControlFlow<()>, Failure>> Visitor for Finder<'_, F> {
     fn valid(&mut self, bytes: &[u8]) -> Result<(), Failure> {
         self.place.valid(bytes);
         Ok(())
@@ -307,13 +462,9 @@ impl<F: FnMut(Report) -> Result<(), Failure>> Visitor for Finder<'_, F> {
     fn bad(&mut self, at: usize, e: Utf8Error, bytes: &[u8]) -> Result<ControlFlow<()>, Failure> {
         self.found += 1;
         let offset = self.base + at as u64;
-        (self.emit)(Report {
-            offset,
-            at: self.place.error(offset, bytes.len())?,
-            kind: e.kind,
-            bytes: bytes.to_vec(),
-        })?;
-        Ok(if self.first_only {
+        let at = self.place.error(offset, bytes.len())?;
+        let flow = (self.emit)(Report::new(offset, at, e.kind, bytes))?;
+        Ok(if self.first_only || flow.is_break() {
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())
@@ -338,6 +489,7 @@ fn check_stream(
             progress
                 .suspend(|| reporter.report(&r))
                 .map_err(Failure::Output)
+                .map(|()| ControlFlow::Continue(()))
         },
     };
     while let Some(chunk) = chunks.next_chunk().map_err(Failure::Input)? {
@@ -360,7 +512,8 @@ fn check_stream(
 
 /// Checks a regular file on `threads` threads; the same reports as
 /// [`check_stream`], in file order. The workers only find errors; this
-/// thread locates them.
+/// thread locates them, and scans again itself a block with more errors
+/// than a worker keeps.
 fn check_parallel(
     file: &File,
     size: u64,
@@ -373,28 +526,60 @@ fn check_parallel(
     let (first_only, dialect) = (settings.first_only(), settings.dialect);
     let work = |block: parallel::Block| {
         let mut reports = Vec::new();
+        let mut dense = false;
         let mut finder = Finder {
             place: Place::Unknown,
             base: block.offset,
             first_only,
             found: 0,
             emit: |r| {
+                if reports.len() == MAX_REPORTS {
+                    dense = true;
+                    return Ok(ControlFlow::Break(()));
+                }
                 reports.push(r);
-                Ok(())
+                Ok(ControlFlow::Continue(()))
             },
         };
-        let scanned = scan_in(dialect, block.data, block.limit, block.more, &mut finder);
-        scanned.map(|_| (reports, block.limit as u64))
+        // A break is the first error (first_only) or a full list: either
+        // way the block is done here.
+        let _ = scan_in(dialect, block.data, block.limit, block.more, &mut finder)?;
+        let found = match dense {
+            true => Found::Dense(block.span()),
+            false => Found::Reports(reports),
+        };
+        Ok((found, block.limit as u64))
     };
     let mut valid = true;
-    parallel::run_in(dialect, file, size, threads, work, |(reports, len)| {
+    // Locates and prints one report.
+    let mut deliver = |mut r: Report| {
+        valid = false;
+        r.at = place.error(r.offset, r.bytes().len())?;
+        progress
+            .suspend(|| reporter.report(&r))
+            .map_err(Failure::Output)
+    };
+    let mut buf = Vec::new();
+    parallel::run_in(dialect, file, size, threads, work, |(found, len)| {
         progress.advance(len);
-        for mut r in reports {
-            valid = false;
-            r.at = place.error(r.offset, r.bytes.len())?;
-            progress
-                .suspend(|| reporter.report(&r))
-                .map_err(Failure::Output)?;
+        let reports = match found {
+            Found::Reports(reports) => reports,
+            Found::Dense(span) => {
+                let block = parallel::read_span(file, &span, &mut buf)?;
+                let mut finder = Finder {
+                    place: Place::Unknown,
+                    base: block.offset,
+                    first_only,
+                    found: 0,
+                    emit: |r| deliver(r).map(|()| ControlFlow::Continue(())),
+                };
+                // Never stopped: first_only blocks are never dense.
+                let _ = scan_in(dialect, block.data, block.limit, block.more, &mut finder)?;
+                return Ok(ControlFlow::Continue(()));
+            }
+        };
+        for r in reports {
+            deliver(r)?;
             if first_only {
                 return Ok(ControlFlow::Break(()));
             }

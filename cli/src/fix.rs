@@ -66,8 +66,58 @@ pub fn fix(
     Ok(fixer.fixed)
 }
 
+/// Repairs one block into a buffer that does not grow: past `cap` bytes it
+/// stops, and the block is left to the main thread.
+struct BlockFixer {
+    out: Vec<u8>,
+    cap: usize,
+    policy: FixPolicy,
+    fixed: u64,
+    full: bool,
+}
+
+/// Room past `cap` for the last repair written (at most 4 bytes of
+/// `\xhh` for each of a maximal subpart's bytes).
+const SLACK: usize = 64;
+
+impl Visitor for BlockFixer {
+    fn valid(&mut self, bytes: &[u8]) -> Result<(), Failure> {
+        if self.out.len() + bytes.len() > self.cap {
+            self.full = true;
+        }
+        if !self.full {
+            self.out.extend_from_slice(bytes);
+        }
+        Ok(())
+    }
+
+    fn bad(&mut self, _: usize, _: Utf8Error, bytes: &[u8]) -> Result<ControlFlow<()>, Failure> {
+        if !self.full {
+            self.fixed += 1;
+            write_fixed(bytes, self.policy, &mut self.out).map_err(Failure::Output)?;
+            self.full = self.out.len() > self.cap;
+        }
+        Ok(match self.full {
+            true => ControlFlow::Break(()),
+            false => ControlFlow::Continue(()),
+        })
+    }
+}
+
+/// What a worker made of its block.
+enum Repaired {
+    /// The repaired block, and how many sequences it repaired.
+    Done(Vec<u8>, u64),
+    /// Its repair outgrew the buffer: to be repaired again as a stream.
+    TooLarge(parallel::Span),
+}
+
 /// [`fix`] of a regular file on `threads` threads: each block is fixed into
-/// a buffer of its own, and the buffers are written in file order.
+/// a buffer of its own, of the block's size and an eighth, and the buffers
+/// are written in file order. A block whose repair is larger than that
+/// (text that is mostly errors: `escape` writes 4 bytes for each bad byte)
+/// is read again and repaired by this thread straight into `out`, so memory
+/// stays within 3 N + 1 such buffers whatever the input.
 pub fn fix_parallel(
     file: &File,
     size: u64,
@@ -77,21 +127,41 @@ pub fn fix_parallel(
     progress: &Progress,
 ) -> Result<u64, Failure> {
     let work = |block: parallel::Block| {
-        let mut bytes = Vec::with_capacity(block.limit + block.limit / 8);
-        let mut fixer = Fixer {
-            out: &mut bytes,
+        let cap = block.limit + block.limit / 8;
+        let mut fixer = BlockFixer {
+            out: Vec::with_capacity(cap + SLACK),
+            cap,
             policy,
             fixed: 0,
+            full: false,
         };
-        let scanned = scan(block.data, block.limit, block.more, &mut fixer);
-        let fixed = fixer.fixed;
-        scanned.map(|_| (bytes, fixed, block.limit as u64))
+        let _ = scan(block.data, block.limit, block.more, &mut fixer)?;
+        let repaired = match fixer.full {
+            true => Repaired::TooLarge(block.span()),
+            false => Repaired::Done(fixer.out, fixer.fixed),
+        };
+        Ok((repaired, block.limit as u64))
     };
     let mut fixed = 0;
-    parallel::run(file, size, threads, work, |(bytes, n, len)| {
-        fixed += n;
+    let mut buf = Vec::new();
+    parallel::run(file, size, threads, work, |(repaired, len)| {
         progress.advance(len);
-        out.write_all(&bytes).map_err(Failure::Output)?;
+        match repaired {
+            Repaired::Done(bytes, n) => {
+                fixed += n;
+                out.write_all(&bytes).map_err(Failure::Output)?;
+            }
+            Repaired::TooLarge(span) => {
+                let block = parallel::read_span(file, &span, &mut buf)?;
+                let mut fixer = Fixer {
+                    out: &mut *out,
+                    policy,
+                    fixed: 0,
+                };
+                let _ = scan(block.data, block.limit, block.more, &mut fixer)?;
+                fixed += fixer.fixed;
+            }
+        }
         Ok(ControlFlow::Continue(()))
     })?;
     Ok(fixed)

@@ -8,9 +8,17 @@ streaming inputs of any size in constant memory.
 A FILE of '-', or no FILE, is standard input. Output goes to standard output
 unless '-o OUT' is given. A regular file OUT is replaced only once the whole
 input has been converted (u8x writes .OUT.u8x-PID-N.tmp beside it, syncs it
-and renames it over OUT): after any error, OUT keeps its old contents. OUT
-keeps its permission bits; a device or FIFO OUT is written directly; OUT
-naming the input file is refused.";
+and renames it over OUT): after any error, OUT keeps its old contents, and
+SIGHUP, SIGINT, SIGQUIT, SIGTERM or SIGPIPE remove the temporary file before
+ending u8x by that signal. OUT keeps its permission bits, and its owner and
+group where the user may give them (not its ACLs, extended attributes or
+timestamps). A link to an existing file is followed; a dangling link is
+refused. A device or FIFO OUT is written directly, and /dev/stdout,
+/dev/stderr, /dev/fd/N and /proc/self/fd/N write to that open descriptor (so
+'>> log' keeps appending); OUT naming the input file is refused, as is
+standard output that is the input file ('u8x fix t >> t': 'u8x: t: input file
+is output file', as cat says it); a device is compared by its device number,
+whatever its node.";
 
 pub const MAIN_AFTER: &str = "\
 Forms: utf-8, utf-32le, utf-32be, utf-16le, utf-16be, latin1 (no byte order
@@ -19,9 +27,16 @@ mark is added or removed; one in the text is a character like any other).
 side is: utf-8 (RFC 3629, the default), legacy, cesu-8, mutf-8, wtf-8 or
 generalized (see 'u8x help check').
 
+A regular file that shrinks or grows while it is read is reported ('u8x:
+FILE: file changed while being read', exit status 2).
+
 Exit status: 0 success, valid input; 1 invalid input (check: a file is not
 UTF-8; fix: input repaired, output written; decode, encode, convert: stopped
-early, OUT unchanged); 2 usage or I/O error.
+early, OUT unchanged); 2 usage or I/O error. An error writing standard
+output is 'u8x: write error: MESSAGE' (a standard output closed at start,
+'>&-', gives 'Bad file descriptor'). A write to a closed pipe ends u8x by
+SIGPIPE, quietly, unless SIGPIPE was ignored (then 'Broken pipe', status 2).
+SIGXFSZ is ignored: a write beyond 'ulimit -f' fails with 'File too large'.
 
 A progress bar is drawn on standard error for inputs of 256 MiB or more when
 standard error is a terminal (never otherwise, and never with -q).";
@@ -42,7 +57,14 @@ chapter 3): the bytes one U+FFFD would replace.
 With --json, each error is one line holding one JSON object:
   {\"file\":\"a.txt\",\"line\":2,\"column\":3,\"offset\":5,\"kind\":\"invalid_byte\",
    \"description\":\"byte never valid in UTF-8\",\"bytes\":\"C0\"}
-A file name that is not UTF-8 is written with U+FFFD for its bad bytes.
+A file name that is not UTF-8 is written with U+FFFD for its bad bytes in
+\"file\", and as it is, in hex pairs, in a \"file_bytes\" field after it.
+
+File names in text (reports, -l, messages) are written as they are when they
+are UTF-8 without control or bidirectional formatting characters; others are
+quoted as the shells' $'...' reads them back: $'a\\nb.txt', $'caf\\351.txt'
+(so a crafted name cannot drive the terminal). -l -0 (--null) writes each
+name as it is, ended by a NUL byte, for xargs -0.
 
 --dialect NAME checks the files against another UTF-8 (errors are reported
 the same way, by the maximal subpart in that dialect):
@@ -62,9 +84,15 @@ COLUMN counts code points in the dialect: a CESU-8 pair is one.";
 
 pub const CHECK_AFTER: &str = "\
 With -r, directories are walked in name order; symbolic links met inside them
-are not followed (those named on the command line are). -j splits a large
+are not followed (those named on the command line are), and only regular files
+are checked: FIFOs, sockets and devices found are skipped, as grep -r skips
+them (-v names each entry skipped on standard error). -j splits a large
 regular file at character boundaries and checks the parts on N threads; the
-reports are the same, in file order.
+reports are the same, in file order, in memory bounded by N + 1 blocks of 4
+MiB and 4096 reports per block in flight whatever the input (a block with more
+errors is scanned again by the thread that prints). With --all, a FILE that
+standard output is appended to or opened on ('>> FILE') is refused ('input
+file is output file'), as it would read its own reports.
 
 Exit status: 0 if every file is valid UTF-8, 1 if some file is not, 2 if some
 file could not be read (reported on standard error; the other files are still
@@ -92,6 +120,11 @@ Prints 'u8x: fixed N ill-formed sequences' on standard error when N > 0
 (not with -q).";
 
 pub const FIX_AFTER: &str = "\
+-j N repairs a large regular file in blocks on N threads, with the same
+output, holding at most 3 N + 1 buffers of 4.5 MiB whatever the input (a
+block whose repair would not fit is repaired by the main thread as a
+stream). Without -j, memory is constant: 64 KiB and 1 MiB buffers.
+
 Exit status: 0 if the input was already valid UTF-8 (the output is an exact
 copy); 1 if N > 0 sequences were repaired (the repaired output is written all
 the same; like 'u8x check', 1 says the input was not UTF-8); 2 on a usage or

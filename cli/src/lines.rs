@@ -16,7 +16,6 @@
 
 use std::fs::File;
 use std::io;
-use std::os::unix::fs::FileExt;
 
 use u8x::Dialect;
 
@@ -98,7 +97,7 @@ impl<'f> Locator<'f> {
             // not end between them.
             let left = offset - self.offset;
             let mut n = left.min(self.buf.len() as u64) as usize;
-            self.file.read_exact_at(&mut self.buf[..n], self.offset)?;
+            crate::files::read_exact_at(self.file, &mut self.buf[..n], self.offset)?;
             if has_pairs(self.dialect) && (n as u64) < left && self.buf[n - 1] == 0xED {
                 n -= 1;
             }

@@ -13,25 +13,29 @@ mod args;
 mod check;
 mod convert;
 mod dialect;
+mod files;
 mod fix;
 mod help;
 mod lines;
+mod names;
+mod outcome;
+mod outpath;
 mod output;
 mod parallel;
 mod progress;
 mod scan;
 mod stream;
+mod sys;
+mod tempfile;
 
 use args::{Cli, ConvertArgs, FixPolicyArg, InOut, PolicyArg};
-use convert::{DecodeTo, Decoded, EncodeFrom, Encoded, Form, Transcoded};
+use convert::{DecodeTo, EncodeFrom, Form, Transcoded};
 use dialect::DialectArg;
 use fix::FixPolicy;
+use outcome::{report, Outcome};
 use output::{same_file, Sink};
 use progress::Progress;
 use stream::{describe_io, Chunks, Source};
-
-/// Files of this size or more get one thread per core unless `-j` says.
-pub const PARALLEL_MIN: u64 = 64 << 20;
 
 /// Exit statuses.
 const OK: u8 = 0;
@@ -73,11 +77,14 @@ fn library_version() -> &'static str {
     version.to_str().unwrap_or("(version not UTF-8)")
 }
 
-/// Reports an error writing the output. A closed pipe (`u8x ... | head`)
-/// just ends the program quietly.
+/// Reports an error writing the output: `u8x: OUT: MESSAGE`, or for
+/// standard output `u8x: write error: MESSAGE` as coreutils say it (a
+/// closed pipe gives "Broken pipe" only when SIGPIPE was ignored; otherwise
+/// SIGPIPE has ended the process already, see [`sys`]).
 fn output_failure(e: io::Error, name: &str, is_stdout: bool) -> u8 {
-    if !(is_stdout && e.kind() == io::ErrorKind::BrokenPipe) {
-        eprintln!("u8x: {name}: {}", describe_io(&e));
+    match is_stdout {
+        true => eprintln!("u8x: write error: {}", describe_io(&e)),
+        false => eprintln!("u8x: {name}: {}", describe_io(&e)),
     }
     TROUBLE
 }
@@ -88,6 +95,7 @@ pub fn command() -> clap::Command {
 }
 
 fn main() -> ExitCode {
+    sys::init();
     let matches = command().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     ExitCode::from(run(cli))
@@ -97,8 +105,6 @@ fn run(cli: Cli) -> u8 {
     match cli.command {
         args::Command::Check(args) => match check::run(&args) {
             Ok(status) => status,
-            // Only invalid files produce output, so one was found.
-            Err(Failure::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => INVALID,
             Err(Failure::Output(e) | Failure::Input(e)) => {
                 output_failure(e, stream::STDOUT_NAME, true)
             }
@@ -153,7 +159,7 @@ fn man_pages(name: Option<&str>, dir: Option<std::path::PathBuf>) -> u8 {
     if let Some(dir) = dir {
         return match clap_mangen::generate_to(cmd, &dir) {
             Ok(()) => OK,
-            Err(e) => output_failure(e, &dir.display().to_string(), false),
+            Err(e) => output_failure(e, &names::Name::path(&dir).to_string(), false),
         };
     }
     let page = match name {
@@ -172,7 +178,7 @@ fn man_pages(name: Option<&str>, dir: Option<std::path::PathBuf>) -> u8 {
 
 /// Prints `bytes` on standard output.
 fn print(bytes: &[u8]) -> u8 {
-    let mut out = io::stdout().lock();
+    let mut out = sys::stdout();
     match out.write_all(bytes).and_then(|()| out.flush()) {
         Ok(()) => OK,
         Err(e) => output_failure(e, stream::STDOUT_NAME, true),
@@ -429,6 +435,10 @@ fn convert_command(
         Some(file) => Source::from_arg(file),
     };
     let input_name = source.name();
+    if io_args.output.as_ref().is_some_and(|o| o.is_empty()) {
+        eprintln!("u8x: -o: empty file name");
+        return TROUBLE;
+    }
     // Open the input first: a missing input must not create or truncate OUT.
     let input = match source.open() {
         Ok(input) => input,
@@ -437,6 +447,16 @@ fn convert_command(
             return TROUBLE;
         }
     };
+    // Standard output appended to or opened on the input (`>> f`, `1<> f`)
+    // would read back what it writes, or overwrite what is still to read.
+    let to_stdout = io_args.output.as_ref().is_none_or(|o| o == "-");
+    if to_stdout && input.unread && input.file.is_some() && input.file == files::stdout_id() {
+        eprintln!(
+            "u8x: {input_name}: {}",
+            describe_io(&files::input_is_output())
+        );
+        return TROUBLE;
+    }
     if same_file(input.file, io_args.output.as_ref()) {
         eprintln!(
             "u8x: {input_name}: input and output are the same file; refusing to overwrite it"
@@ -446,20 +466,26 @@ fn convert_command(
     let mut sink = match Sink::open(io_args.output.as_ref()) {
         Ok(sink) => sink,
         Err(e) => {
-            let out = io_args.output.as_ref().map(|o| o.to_string_lossy());
-            eprintln!("u8x: {}: {}", out.unwrap_or_default(), describe_io(&e));
+            let out = io_args
+                .output
+                .as_ref()
+                .map(|o| names::Name::path(o.as_ref()));
+            eprintln!(
+                "u8x: {}: {}",
+                out.unwrap_or_else(names::Name::stdin),
+                describe_io(&e)
+            );
             return TROUBLE;
         }
     };
-    let progress = Progress::new(input.size, &input_name, quiet);
+    let progress = Progress::new(input.size, &input_name.to_string(), quiet);
     let (reader, out) = (input.reader, sink.writer());
     let result = match conversion {
         Conversion::Fix(policy, jobs) => {
+            // One thread unless -j says: see BENCHMARKS.md ("CLI check
+            // parallelism"), where two threads were slower on a 2-core machine.
             let threads = match (&input.regular, jobs) {
                 (Some(_), Some(n)) => n.get(),
-                (Some(file), None) if file.1 >= PARALLEL_MIN => {
-                    std::thread::available_parallelism().map_or(1, NonZeroUsize::get)
-                }
                 _ => 1,
             };
             match &input.regular {
@@ -519,7 +545,11 @@ fn convert_command(
         }
     };
     // Only a conversion of the whole input replaces a file OUT.
-    let kept = !outcome.is_complete() && sink.replaces_file();
+    let kept = match !outcome.is_complete() && sink.replaces_file() {
+        true if sink.existed() => Some("left unchanged"),
+        true => Some("not created"),
+        false => None,
+    };
     let finished = if outcome.is_complete() {
         sink.commit()
     } else {
@@ -534,135 +564,8 @@ fn convert_command(
         eprintln!("{}", handled.message(count));
     }
     let status = report(&outcome, &input_name);
-    if kept {
-        eprintln!("u8x: {out_name}: left unchanged (the input was not converted to its end)");
+    if let Some(kept) = kept {
+        eprintln!("u8x: {out_name}: {kept} (the input was not converted to its end)");
     }
     status
-}
-
-/// How a conversion ended, to be reported once the output is flushed.
-enum Outcome {
-    Fixed(u64),
-    Decoded(Decoded),
-    Encoded(Encoded),
-    /// A conversion between two forms other than UTF-8 whose output stage
-    /// stopped: the UTF-8 between them locates the character by units.
-    Transcoded(Form, Decoded),
-}
-
-impl Outcome {
-    /// Whether the whole input was converted.
-    fn is_complete(&self) -> bool {
-        matches!(
-            self,
-            Outcome::Fixed(_)
-                | Outcome::Decoded(Decoded::Done)
-                | Outcome::Encoded(Encoded::Done)
-                | Outcome::Transcoded(_, Decoded::Done)
-        )
-    }
-}
-
-/// "U+20AC is not in Latin-1", for a character the output cannot hold (or,
-/// from legacy UTF-8, "0x7FFFFFFF is above U+10FFFF, so not in UTF-16").
-fn not_in_latin1(value: Option<u32>) -> String {
-    match value {
-        Some(v) if v > 0x10_FFFF => format!("0x{v:X} is above U+10FFFF, so not in UTF-16"),
-        Some(v) => format!("U+{v:04X} is not in Latin-1"),
-        None => "not in Latin-1".to_string(),
-    }
-}
-
-/// Reports how a conversion ended on standard error; returns the exit status.
-fn report(outcome: &Outcome, input_name: &str) -> u8 {
-    match *outcome {
-        Outcome::Fixed(0) => OK,
-        // As `check` on the same input: the output is written, but a script
-        // learns that the input was not UTF-8 (the count is told before).
-        Outcome::Fixed(_) => INVALID,
-        Outcome::Decoded(Decoded::Done) | Outcome::Encoded(Encoded::Done) => OK,
-        Outcome::Transcoded(_, Decoded::Done) => OK,
-        Outcome::Decoded(Decoded::IllFormed { stop, kind }) => {
-            let (line, column) = (stop.at.line + 1, stop.at.column + 1);
-            eprintln!(
-                "u8x: {input_name}:{line}:{column}: byte offset {}: {}",
-                stop.offset,
-                describe(kind)
-            );
-            INVALID
-        }
-        Outcome::Decoded(Decoded::Unrepresentable { stop, value }) => {
-            let (line, column) = (stop.at.line + 1, stop.at.column + 1);
-            eprintln!(
-                "u8x: {input_name}:{line}:{column}: byte offset {}: {} ({})",
-                stop.offset,
-                describe(ErrorKind::NotRepresentable),
-                not_in_latin1(value)
-            );
-            INVALID
-        }
-        // The UTF-8 between the stages was well-formed up to the character:
-        // its units in the input form are counted from the text before it.
-        Outcome::Transcoded(form, Decoded::Unrepresentable { stop, value }) => {
-            let index = match form {
-                Form::Utf16Le | Form::Utf16Be => stop.units16,
-                _ => stop.chars,
-            };
-            eprintln!(
-                "u8x: {input_name}: unit {index} (byte offset {}): {} ({})",
-                index * form.unit_bytes() as u64,
-                describe(ErrorKind::NotRepresentable),
-                not_in_latin1(value)
-            );
-            INVALID
-        }
-        Outcome::Transcoded(_, Decoded::IllFormed { kind, .. }) => {
-            unreachable!("the UTF-8 between two forms is well-formed ({kind:?})")
-        }
-        Outcome::Encoded(Encoded::Invalid {
-            form: form @ (Form::Utf32Le | Form::Utf32Be),
-            index,
-            value,
-            kind,
-        }) => {
-            eprintln!(
-                "u8x: {input_name}: unit {index} (byte offset {}): {} (value 0x{value:08X})",
-                form.unit_bytes() as u64 * index,
-                describe(kind)
-            );
-            INVALID
-        }
-        // UTF-16: the only invalid unit is a surrogate without its other half.
-        Outcome::Encoded(Encoded::Invalid {
-            form, index, value, ..
-        }) => {
-            eprintln!(
-                "u8x: {input_name}: unit {index} (byte offset {}): unpaired surrogate \
-                 (value 0x{value:04X})",
-                form.unit_bytes() as u64 * index,
-            );
-            INVALID
-        }
-        Outcome::Encoded(Encoded::BadLength {
-            form: form @ (Form::Utf32Le | Form::Utf32Be),
-            len,
-        }) => {
-            eprintln!(
-                "u8x: {input_name}: input length {len} is not a multiple of 4, so not {} \
-                 (the last {} bytes were not encoded)",
-                form.name(),
-                len % 4
-            );
-            INVALID
-        }
-        // UTF-16 (Latin-1 has no bad length).
-        Outcome::Encoded(Encoded::BadLength { form, len }) => {
-            eprintln!(
-                "u8x: {input_name}: input length {len} is odd, so not {} \
-                 (the last byte was not encoded)",
-                form.name()
-            );
-            INVALID
-        }
-    }
 }

@@ -5,14 +5,18 @@
 //! that stops early, an interrupted run) OUT keeps its old contents. Standard
 //! output and special files (devices, FIFOs) are written directly.
 
-use std::ffi::{OsStr, OsString};
-use std::fs::{self, File, OpenOptions, Permissions};
+use std::ffi::OsString;
+use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Write};
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
-use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
-use std::path::{Path, PathBuf};
+use std::os::fd::{FromRawFd, OwnedFd, RawFd};
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
 
-use crate::stream::{FileId, CHUNK, STDOUT_NAME};
+use crate::files::FileId;
+use crate::names::Name;
+use crate::outpath::{self, OutPath};
+use crate::stream::{CHUNK, STDOUT_NAME};
+use crate::tempfile::TempFile;
 
 /// Where converted output goes: standard output, a special file, or a
 /// temporary file that will replace OUT.
@@ -23,10 +27,12 @@ pub struct Sink {
     writer: BufWriter<Target>,
     /// Set when OUT is a regular file being replaced.
     temp: Option<TempFile>,
+    /// Whether that file existed (or is to be created).
+    existed: bool,
 }
 
 enum Target {
-    Stdout(io::StdoutLock<'static>),
+    Stdout(crate::sys::Stdout),
     File(File),
 }
 
@@ -48,50 +54,50 @@ impl Write for Target {
 
 impl Sink {
     /// Standard output when `path` is `None` or `-`; otherwise prepares to
-    /// write OUT, without changing it yet if it is a regular file.
+    /// write OUT (see [`crate::outpath`]), without changing it yet if it is
+    /// a regular file.
     pub fn open(path: Option<&OsString>) -> io::Result<Sink> {
         let Some(path) = path.filter(|p| *p != "-") else {
             return Ok(Sink::new(
                 STDOUT_NAME.to_string(),
-                Target::Stdout(io::stdout().lock()),
+                Target::Stdout(crate::sys::stdout()),
                 None,
             ));
         };
-        let name = Path::new(path).display().to_string();
-        // What OUT is, as the kernel resolves it (magic links such as
-        // /dev/stdout included).
-        let existing = match fs::metadata(path) {
-            Ok(meta) => Some(meta),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-            Err(e) => return Err(e),
-        };
-        match existing {
-            Some(meta) if meta.is_dir() => Err(io::Error::new(
-                io::ErrorKind::IsADirectory,
-                "Is a directory",
-            )),
+        let name = Name::path(Path::new(path)).to_string();
+        let path = Path::new(path);
+        match outpath::resolve(path)? {
+            // Written through a duplicate: its offset and flags (O_APPEND)
+            // are the descriptor's.
+            OutPath::Descriptor(fd) => Ok(Sink::new(name, Target::File(duplicate(fd)?), None)),
             // A device, FIFO or socket cannot be renamed over (it would be
             // replaced by a regular file), and writing it destroys nothing
             // stored.
-            Some(meta) if !meta.is_file() => {
-                let file = File::create(path)?;
+            OutPath::Special => {
+                let file = OpenOptions::new().write(true).open(path)?;
                 Ok(Sink::new(name, Target::File(file), None))
             }
-            Some(meta) => {
-                // Renaming needs only a writable directory; keep refusing a
-                // file the user may not write, as File::create did.
-                OpenOptions::new().write(true).open(path)?;
-                Sink::replacing(name, Path::new(path), Some(meta.permissions()))
+            OutPath::Regular(target) => {
+                // The kernel opens OUT by its name first: it refuses a file
+                // the user may not write (renaming needs only a writable
+                // directory) and links its protected_symlinks rule forbids.
+                let opened = OpenOptions::new().write(true).open(path)?;
+                let old = opened.metadata()?;
+                // And what it opened must be the file the links led to.
+                let now = fs::symlink_metadata(&target)?;
+                if (now.dev(), now.ino()) != (old.dev(), old.ino()) {
+                    return Err(io::Error::other("changed while being opened"));
+                }
+                let (file, temp) = TempFile::create(&target, Some(&old))?;
+                let mut sink = Sink::new(name, Target::File(file), Some(temp));
+                sink.existed = true;
+                Ok(sink)
             }
-            None => Sink::replacing(name, Path::new(path), None),
+            OutPath::Missing(target) => {
+                let (file, temp) = TempFile::create(&target, None)?;
+                Ok(Sink::new(name, Target::File(file), Some(temp)))
+            }
         }
-    }
-
-    /// Prepares to replace the regular file `path` (which need not exist).
-    fn replacing(name: String, path: &Path, permissions: Option<Permissions>) -> io::Result<Sink> {
-        // Replace the file a symbolic link names, not the link.
-        let (file, temp) = TempFile::create(&follow_links(path)?, permissions)?;
-        Ok(Sink::new(name, Target::File(file), Some(temp)))
     }
 
     fn new(name: String, target: Target, temp: Option<TempFile>) -> Sink {
@@ -100,6 +106,7 @@ impl Sink {
             is_stdout: matches!(target, Target::Stdout(_)),
             writer: BufWriter::with_capacity(CHUNK, target),
             temp,
+            existed: false,
         }
     }
 
@@ -111,6 +118,12 @@ impl Sink {
     /// Whether OUT is a regular file that [`Sink::abandon`] leaves as it was.
     pub fn replaces_file(&self) -> bool {
         self.temp.is_some()
+    }
+
+    /// Whether OUT is a regular file that existed before (else, if
+    /// [`Sink::replaces_file`], one that is created only on success).
+    pub fn existed(&self) -> bool {
+        self.existed
     }
 
     /// The output is complete: flushes it and, for a regular file, puts it
@@ -148,164 +161,34 @@ impl Sink {
     }
 }
 
-/// The file that writing `path` would write: `path`, or the file its chain of
-/// symbolic links ends at (which need not exist yet).
-fn follow_links(path: &Path) -> io::Result<PathBuf> {
-    // The limit Linux uses (MAXSYMLINKS).
-    const MAX_LINKS: usize = 40;
-    let mut path = path.to_path_buf();
-    for _ in 0..MAX_LINKS {
-        match fs::symlink_metadata(&path) {
-            Ok(meta) if meta.file_type().is_symlink() => {
-                let target = fs::read_link(&path)?;
-                // Relative to the link's directory; joining an absolute
-                // target gives the target.
-                path = match path.parent() {
-                    Some(dir) => dir.join(target),
-                    None => target,
-                };
-            }
-            _ => return Ok(path),
-        }
+/// A duplicate of this process's descriptor `fd`, named by OUT through
+/// /proc. A standard stream that was closed when u8x started is closed
+/// still (std put /dev/null in its place).
+fn duplicate(fd: RawFd) -> io::Result<File> {
+    let closed = match fd {
+        0 => crate::sys::check_stdin().is_err(),
+        1 => crate::sys::stdout_closed(),
+        _ => false,
+    };
+    if closed {
+        return Err(io::Error::from_raw_os_error(libc::EBADF));
     }
-    Err(io::Error::other("Too many levels of symbolic links"))
-}
-
-/// A temporary file beside the file it will replace; removed when dropped
-/// unless renamed into place.
-struct TempFile {
-    path: PathBuf,
-    target: PathBuf,
-    renamed: bool,
-}
-
-impl TempFile {
-    /// Creates `.NAME.u8x-PID-N.tmp` in `target`'s directory, exclusively (so
-    /// never another program's file, nor through a planted link), with
-    /// `permissions` if given, else those File::create gives (0666 & ~umask).
-    fn create(target: &Path, permissions: Option<Permissions>) -> io::Result<(File, TempFile)> {
-        let dir = match target.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
-        let Some(name) = target.file_name() else {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                "not a file name",
-            ));
-        };
-        // Never more open than OUT, even before the umask is corrected.
-        let mode = permissions.as_ref().map(|p| p.mode() & 0o777);
-        let (file, path) = match create_exclusive(dir, name, mode) {
-            Ok(created) => created,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(e),
-            Err(e) => return Err(describe_temp_error(e, dir)),
-        };
-        let temp = TempFile {
-            path,
-            target: target.to_path_buf(),
-            renamed: false,
-        };
-        if let Some(mode) = mode {
-            // The umask applied at creation; OUT's bits are restored exactly
-            // (setuid and the like are not carried over).
-            file.set_permissions(Permissions::from_mode(mode))?;
-        }
-        Ok((file, temp))
+    // SAFETY: fcntl only reads `fd` (failing with EBADF if it is not open)
+    // and returns a new descriptor, owned from here on.
+    let new = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 3) };
+    if new < 0 {
+        return Err(io::Error::last_os_error());
     }
-
-    /// Replaces the target with the temporary file.
-    fn rename(mut self) -> io::Result<()> {
-        fs::rename(&self.path, &self.target)?;
-        self.renamed = true;
-        Ok(())
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        if !self.renamed {
-            let _ = fs::remove_file(&self.path);
-        }
-    }
-}
-
-/// Creates a new file named by [`temp_name`] in `dir`, with `mode` (before
-/// the umask) or File::create's 0666, trying further numbers while the name
-/// is taken.
-fn create_exclusive(dir: &Path, name: &OsStr, mode: Option<u32>) -> io::Result<(File, PathBuf)> {
-    const TRIES: u32 = 100;
-    let mut options = OpenOptions::new();
-    options.write(true).create_new(true);
-    if let Some(mode) = mode {
-        options.mode(mode);
-    }
-    for n in 0..TRIES {
-        let path = dir.join(temp_name(name, n));
-        match options.open(&path) {
-            Ok(file) => return Ok((file, path)),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(e),
-        }
-    }
-    Err(io::ErrorKind::AlreadyExists.into())
-}
-
-/// `.NAME.u8x-PID-N.tmp`, hidden, and recognisable as u8x's if one is left
-/// by a killed run. A long NAME is shortened to keep within NAME_MAX (255).
-fn temp_name(name: &OsStr, n: u32) -> OsString {
-    let name = &name.as_bytes()[..name.len().min(200)];
-    let mut temp = b".".to_vec();
-    temp.extend_from_slice(name);
-    temp.extend_from_slice(format!(".u8x-{}-{n}.tmp", std::process::id()).as_bytes());
-    OsString::from_vec(temp)
-}
-
-/// Says that the temporary file failed: a "Permission denied" on OUT would
-/// be puzzling when OUT itself is writable but its directory is not.
-fn describe_temp_error(e: io::Error, dir: &Path) -> io::Error {
-    let text = crate::stream::describe_io(&e);
-    io::Error::new(
-        e.kind(),
-        format!(
-            "cannot create a temporary file in {}: {text}",
-            dir.display()
-        ),
-    )
+    // SAFETY: `new` is a descriptor this process just opened.
+    Ok(File::from(unsafe { OwnedFd::from_raw_fd(new) }))
 }
 
 /// Whether `output` names the input file `input` (writing it would destroy
-/// the input). Symbolic links are followed, as opening `output` would.
+/// the input): the same regular file, or the same device under any node.
+/// Symbolic links are followed, as opening `output` would.
 pub fn same_file(input: Option<FileId>, output: Option<&OsString>) -> bool {
     let (Some(input), Some(output)) = (input, output) else {
         return false;
     };
-    output != "-" && fs::metadata(output).is_ok_and(|m| FileId::of_regular(&m) == Some(input))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn temp_names_are_hidden_and_short_enough() {
-        let name = temp_name(OsStr::new("out.txt"), 3);
-        let expected = format!(".out.txt.u8x-{}-3.tmp", std::process::id());
-        assert_eq!(name, OsString::from(expected));
-        let long = "x".repeat(255);
-        assert!(temp_name(OsStr::new(&long), 99).len() <= 255);
-    }
-
-    #[test]
-    fn a_taken_temp_name_is_skipped_not_reused() {
-        let dir = std::env::temp_dir().join(format!("u8x-output-{}", std::process::id()));
-        fs::create_dir(&dir).unwrap();
-        let name = OsStr::new("out.txt");
-        let taken = dir.join(temp_name(name, 0));
-        fs::write(&taken, b"someone else's").unwrap();
-        let (_, path) = create_exclusive(&dir, name, None).unwrap();
-        assert_eq!(path, dir.join(temp_name(name, 1)));
-        assert_eq!(fs::read(&taken).unwrap(), b"someone else's");
-        fs::remove_dir_all(&dir).unwrap();
-    }
+    output != "-" && fs::metadata(output).is_ok_and(|m| FileId::of(&m) == Some(input))
 }

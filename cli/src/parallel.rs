@@ -23,22 +23,31 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::io;
 use std::ops::ControlFlow;
-use std::os::unix::fs::FileExt;
+use std::os::fd::AsFd;
 use std::sync::mpsc;
 use std::sync::Mutex;
 
 use u8x::Dialect;
 
+use crate::files;
 use crate::Failure;
 
-/// Bytes per block. `U8X_BLOCK_SIZE` (a test hook) makes blocks small
-/// enough that tests put cuts everywhere.
+/// Bytes per block.
+const BLOCK: u64 = 4 << 20;
+
+/// Bytes per block. In a debug build (what `cargo test` builds),
+/// `U8X_BLOCK_SIZE` makes blocks small enough that tests put cuts
+/// everywhere; a release build ignores it, so no environment variable
+/// changes what an installed u8x does.
 pub fn block_size() -> u64 {
+    if !cfg!(debug_assertions) {
+        return BLOCK;
+    }
     std::env::var("U8X_BLOCK_SIZE")
         .ok()
         .and_then(|v| v.parse().ok())
         .filter(|&n| n > 0)
-        .unwrap_or(4 << 20)
+        .unwrap_or(BLOCK)
 }
 
 /// One block, as a worker sees it.
@@ -52,6 +61,40 @@ pub struct Block<'a> {
     pub more: bool,
     /// File offset of `data[0]`.
     pub offset: u64,
+}
+
+/// Where a block lies in the file: enough to read it again
+/// ([`read_span`]) with the same cuts.
+#[derive(Clone, Copy, Debug)]
+pub struct Span {
+    offset: u64,
+    len: usize,
+    limit: usize,
+    more: bool,
+}
+
+impl Block<'_> {
+    /// Where this block lies.
+    pub fn span(&self) -> Span {
+        Span {
+            offset: self.offset,
+            len: self.data.len(),
+            limit: self.limit,
+            more: self.more,
+        }
+    }
+}
+
+/// Reads the block at `span` again, into `buf`.
+pub fn read_span<'b>(file: &File, span: &Span, buf: &'b mut Vec<u8>) -> Result<Block<'b>, Failure> {
+    buf.resize(span.len, 0);
+    files::read_exact_at(file, buf, span.offset).map_err(Failure::Input)?;
+    Ok(Block {
+        data: buf,
+        limit: span.limit,
+        more: span.more,
+        offset: span.offset,
+    })
 }
 
 /// Bytes read past a nominal cut to find the boundary, and past the block's
@@ -79,7 +122,7 @@ fn cut(dialect: Dialect, file: &File, nominal: u64, size: u64) -> io::Result<u64
     let end = (nominal + ahead).min(size);
     let mut window = [0u8; (BEHIND_IN + AHEAD_IN) as usize];
     let window = &mut window[..(end - start) as usize];
-    file.read_exact_at(window, start)?;
+    files::read_exact_at(file, window, start)?;
     let at = u8x::next_boundary_in(dialect, window, (nominal - start) as usize)
         .expect("cut inside window");
     Ok(start + at as u64)
@@ -108,7 +151,7 @@ fn read_block<T>(
         };
         let read_end = (end + window(dialect).2).min(size);
         buf.resize((read_end - start) as usize, 0);
-        file.read_exact_at(buf, start)?;
+        files::read_exact_at(file, buf, start)?;
         Ok((start, end, read_end))
     };
     let (start, end, read_end) = read().map_err(Failure::Input)?;
@@ -155,6 +198,7 @@ pub fn run_in<T: Send>(
         for _ in 0..jobs.min(blocks as usize) {
             let (task_rx, done_tx, work) = (&task_rx, done_tx.clone(), &work);
             scope.spawn(move || {
+                crate::sys::block_signals_in_this_thread();
                 let mut buf = Vec::new();
                 loop {
                     // The lock is held only to take a task.
@@ -190,6 +234,7 @@ pub fn run_in<T: Send>(
                 }
             }
         }
-        Ok(())
+        // Read to its end: it must still be the size it had at the start.
+        files::still(file.as_fd(), size).map_err(Failure::Input)
     })
 }

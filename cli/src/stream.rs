@@ -6,9 +6,11 @@ use std::ffi::OsStr;
 use std::fs::{File, Metadata};
 use std::io::{self, Read};
 use std::os::fd::AsFd;
-use std::os::unix::fs::MetadataExt;
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, SyncSender};
+
+use crate::files::{self, FileId, Watched};
+use crate::names::Name;
 
 /// Bytes read per chunk. Memory use does not depend on the input size.
 pub const CHUNK: usize = 64 * 1024;
@@ -34,10 +36,10 @@ impl Source {
     }
 
     /// The input as messages name it.
-    pub fn name(&self) -> String {
+    pub fn name(&self) -> Name {
         match self {
-            Source::Stdin => STDIN_NAME.to_string(),
-            Source::File(path) => path.display().to_string(),
+            Source::Stdin => Name::stdin(),
+            Source::File(path) => Name::path(path),
         }
     }
 
@@ -45,19 +47,21 @@ impl Source {
     pub fn open(&self) -> io::Result<Input> {
         Ok(match self {
             Source::Stdin => {
+                crate::sys::check_stdin()?;
                 // fstat on fd 0: what the shell redirected, whatever its name.
-                let meta = io::stdin()
-                    .as_fd()
-                    .try_clone_to_owned()
-                    .map(File::from)
-                    .and_then(|f| f.metadata())
-                    .ok();
+                let stdin = io::stdin();
+                let meta = files::fstat(stdin.as_fd()).ok();
+                let fd = stdin.as_fd();
                 Input {
-                    file: meta.as_ref().and_then(FileId::of_regular),
-                    size: meta.filter(Metadata::is_file).map(|m| m.len()),
+                    file: meta.as_ref().and_then(|m| FileId::of_input(fd, m)),
+                    unread: meta.as_ref().is_none_or(|m| files::unread(fd, m)),
+                    size: meta.as_ref().filter(|m| m.is_file()).map(Metadata::len),
                     // Read from where the shell left it, not from offset 0.
                     regular: None,
-                    reader: Box::new(io::stdin()),
+                    reader: match meta.filter(Metadata::is_file) {
+                        Some(meta) => Box::new(Watched::new(stdin, meta.len())),
+                        None => Box::new(stdin),
+                    },
                 }
             }
             Source::File(path) => {
@@ -65,13 +69,17 @@ impl Source {
                 let meta = file.metadata()?;
                 let size = meta.is_file().then_some(meta.len());
                 Input {
-                    file: FileId::of_regular(&meta),
+                    file: FileId::of_input(file.as_fd(), &meta),
+                    unread: files::unread(file.as_fd(), &meta),
                     size,
                     regular: match size {
                         Some(size) => Some((file.try_clone()?, size)),
                         None => None,
                     },
-                    reader: Box::new(file),
+                    reader: match size {
+                        Some(size) => Box::new(Watched::new(file, size)),
+                        None => Box::new(file),
+                    },
                 }
             }
         })
@@ -81,33 +89,17 @@ impl Source {
 /// An opened input.
 pub struct Input {
     pub reader: Box<dyn Read + Send>,
-    /// Which file it is, if it is a regular file (one that writing an output
-    /// could destroy before it is read).
+    /// Which file it is, if it is one that writing an output could destroy
+    /// before it is read (a regular file or a device).
     pub file: Option<FileId>,
+    /// Whether anything is left to read in it (an empty file, or standard
+    /// input at the end of its file, has nothing an output could destroy).
+    pub unread: bool,
     /// Its size, if it is a regular file.
     pub size: Option<u64>,
     /// A regular file named on the command line, and its size: what `-j`
     /// can read in parallel.
     pub regular: Option<(File, u64)>,
-}
-
-/// A file's identity: the same for every name it has (hard links, symbolic
-/// links, other paths), unlike its path.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FileId {
-    dev: u64,
-    ino: u64,
-}
-
-impl FileId {
-    /// The identity of a regular file; `None` for pipes, terminals, devices
-    /// and the like, which an output file cannot overwrite.
-    pub fn of_regular(meta: &Metadata) -> Option<FileId> {
-        meta.is_file().then(|| FileId {
-            dev: meta.dev(),
-            ino: meta.ino(),
-        })
-    }
 }
 
 /// An I/O error as `cat` and friends show it: "No such file or directory",
@@ -186,20 +178,23 @@ impl Chunks<io::Empty> {
     pub fn prefetched(mut reader: impl Read + Send + 'static) -> Self {
         let (filled_tx, filled) = mpsc::sync_channel::<Filled>(1);
         let (free, free_rx) = mpsc::sync_channel::<Vec<u8>>(2);
-        std::thread::spawn(move || loop {
-            // A buffer handed back (of any length: the first is empty), or
-            // a new one.
-            let mut buf = free_rx.try_recv().unwrap_or_default();
-            buf.resize(HEAD + PREFETCH, 0);
-            let result = fill(&mut reader, &mut buf[HEAD..]);
-            let done = !matches!(result, Ok((_, false)));
-            // The consumer is gone (stopped early): stop reading.
-            if filled_tx
-                .send(result.map(|(n, eof)| (buf, n, eof)))
-                .is_err()
-                || done
-            {
-                break;
+        std::thread::spawn(move || {
+            crate::sys::block_signals_in_this_thread();
+            loop {
+                // A buffer handed back (of any length: the first is empty), or
+                // a new one.
+                let mut buf = free_rx.try_recv().unwrap_or_default();
+                buf.resize(HEAD + PREFETCH, 0);
+                let result = fill(&mut reader, &mut buf[HEAD..]);
+                let done = !matches!(result, Ok((_, false)));
+                // The consumer is gone (stopped early): stop reading.
+                if filled_tx
+                    .send(result.map(|(n, eof)| (buf, n, eof)))
+                    .is_err()
+                    || done
+                {
+                    break;
+                }
             }
         });
         Chunks {

@@ -585,11 +585,11 @@ fn lone_high_surrogate_at_a_window_end_is_a_surrogate() {
     );
 }
 
-/// A file of 64 MiB and more is checked on every core without -j: its
-/// 4 MiB blocks are cut at CESU-8 boundaries. The lines are 19 bytes, so
-/// the 16 cuts fall at every place in a line, pairs included.
+/// A 64 MiB file checked with -j 2 in the release binary's 4 MiB blocks,
+/// which are cut at CESU-8 boundaries. The lines are 19 bytes, so the 16
+/// cuts fall at every place in a line, pairs included.
 #[test]
-fn check_cesu8_file_above_the_parallel_threshold() {
+fn check_cesu8_file_in_full_size_blocks() {
     let line = cesu8("a😀€é\u{10FFFF}\n", false);
     assert_eq!(line.len(), 19);
     let lines = (64 << 20) / line.len() + 1000;
@@ -604,10 +604,13 @@ fn check_cesu8_file_above_the_parallel_threshold() {
     let file = TempFile::new("huge.cesu8", &data);
     drop(data);
     let name = file.path();
-    let run = u8x(&["check", "--dialect", "cesu-8", name], None);
+    let run = u8x(&["check", "-j", "2", "--dialect", "cesu-8", name], None);
     let first = format!("{name}:{n1}:1: byte offset {o1}: byte never valid in UTF-8 (bytes F0)\n");
     assert_eq!((run.code, run.out()), (1, &*first));
-    let run = u8x(&["check", "-a", "--dialect", "cesu-8", name], None);
+    let run = u8x(
+        &["check", "-a", "-j", "2", "--dialect", "cesu-8", name],
+        None,
+    );
     let reports: Vec<&str> = run.out().lines().collect();
     assert_eq!(reports.len(), 8, "{reports:?}");
     assert_eq!(

@@ -468,3 +468,96 @@ fn completions_and_man_page_come_from_the_options() {
     }
     assert!(Path::new(page.path()).exists());
 }
+
+/// `U8X_BLOCK_SIZE` is a test hook: a debug build (which `cargo test`
+/// makes) honours it, a release build ignores it. Seen from the threads of
+/// `check --all -j 4` on 1 MiB: one worker per block up to 4, so 1 KiB
+/// blocks give 4 workers, and the release binary's single 4 MiB block one.
+/// (`cargo test --release` runs this against the release binary.)
+#[cfg(target_os = "linux")]
+#[test]
+fn the_block_size_hook_is_for_debug_builds_only() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let f = TempFile::new("hook.bin", &vec![0xFF; 1 << 20]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_u8x"))
+        .args(["check", "--all", "-j", "4", f.path()])
+        .env("U8X_BLOCK_SIZE", "1024")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Reports are coming, so the workers have started; the pipe, unread
+    // past this, then holds u8x in the middle of its run.
+    let mut first = [0u8; 4096];
+    child
+        .stdout
+        .as_mut()
+        .unwrap()
+        .read_exact(&mut first)
+        .unwrap();
+    let threads = std::fs::read_dir(format!("/proc/{}/task", child.id()))
+        .unwrap()
+        .count();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let expected = match cfg!(debug_assertions) {
+        true => 1 + 4,
+        false => 1 + 1,
+    };
+    assert_eq!(threads, expected, "debug build: {}", cfg!(debug_assertions));
+}
+
+/// The threads u8x runs on: the entries of /proc/PID/task of `u8x args`
+/// while it waits on a full pipe, after its first 4 KiB of output.
+#[cfg(target_os = "linux")]
+fn threads_while_writing(args: &[&str]) -> usize {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_u8x"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 4096];
+    child
+        .stdout
+        .as_mut()
+        .unwrap()
+        .read_exact(&mut first)
+        .unwrap();
+    let threads = std::fs::read_dir(format!("/proc/{}/task", child.id()))
+        .unwrap()
+        .count();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    threads
+}
+
+/// Without -j, `check` and `fix` read a large file on one thread (`fix`
+/// with its read-ahead thread): on this 2-core machine two threads made
+/// `check -q` of a 400 MB file 3.6 times slower (BENCHMARKS.md). The file
+/// here is 64 MiB, the size from which one thread per core used to be the
+/// default: sparse, with 1 MiB of errors first, so that u8x is still busy
+/// when its threads are counted.
+#[cfg(target_os = "linux")]
+#[test]
+fn one_thread_unless_j_says() {
+    use std::io::Write;
+    let dir = TempDir::new("default-jobs");
+    let path = dir.path("large.bin");
+    let mut file = std::fs::File::create(&path).unwrap();
+    file.write_all(&vec![0xFF; 1 << 20]).unwrap();
+    file.set_len(64 << 20).unwrap();
+    let name = path.to_str().unwrap();
+    assert_eq!(threads_while_writing(&["check", "--all", name]), 1);
+    assert_eq!(threads_while_writing(&["fix", "-q", name]), 1 + 1);
+    // -j still gives its threads (blocks of 4 MiB: 16 here).
+    assert_eq!(
+        threads_while_writing(&["check", "--all", "-j", "3", name]),
+        1 + 3
+    );
+}

@@ -9,6 +9,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+mod shell;
+// Not every test file runs the binary through a shell.
+#[allow(unused_imports)]
+pub use shell::*;
+
 /// The chunk size the CLI reads with; the boundary tests aim at it.
 pub const CHUNK: usize = 64 * 1024;
 
