@@ -33,19 +33,39 @@ impl Rng {
     }
 }
 
-/// The innermost byte of an enumeration: every byte, or under an
-/// emulator (`U8X_EMULATED`, set by `.ci/run` for its qemu runs) every
-/// 7th (every `U8X_EMULATED_STRIDE`th where that is set) plus every range
-/// edge of Table 3-7, as `tests/common` does.
-pub(crate) fn inner_bytes() -> Vec<u8> {
-    if std::env::var_os("U8X_EMULATED").is_none_or(|v| v.is_empty()) {
-        return (0..=255).collect();
+/// Whether the unit tests run in full: `U8X_FULL=1` (what `.ci/run`
+/// runs natively) and not under an emulator (`U8X_EMULATED`, set by
+/// `.ci/run` for its qemu runs). Otherwise the run is sampled, as
+/// `tests/common` defines it: the quick check before a commit, or an
+/// emulated run.
+pub(crate) fn full() -> bool {
+    let set = |name| std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0");
+    set("U8X_FULL") && !set("U8X_EMULATED")
+}
+
+/// How far apart a sampled run's innermost values are: every 7th (every
+/// `U8X_EMULATED_STRIDE`th under an emulator where that is set); 1 in the
+/// full suite.
+pub(crate) fn stride() -> usize {
+    if full() {
+        return 1;
     }
-    let stride = std::env::var("U8X_EMULATED_STRIDE")
+    std::env::var("U8X_EMULATED_STRIDE")
         .ok()
+        .filter(|_| std::env::var_os("U8X_EMULATED").is_some_and(|v| !v.is_empty()))
         .and_then(|v| v.parse().ok())
         .filter(|&n: &usize| n > 0)
-        .unwrap_or(7);
+        .unwrap_or(7)
+}
+
+/// The innermost byte of an enumeration: every byte in the full suite, or
+/// in a sampled run every [`stride`]th plus every range edge of Table 3-7,
+/// as `tests/common` does.
+pub(crate) fn inner_bytes() -> Vec<u8> {
+    let stride = stride();
+    if stride == 1 {
+        return (0..=255).collect();
+    }
     let mut v: Vec<u8> = (0..=255u8).step_by(stride).collect();
     v.extend([
         0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xED, 0xEF,

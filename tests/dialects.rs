@@ -12,10 +12,6 @@ use std::process::{Command, Stdio};
 use common::Rng;
 use u8x::{ByteOrder, Dialect, EncodePolicy, ErrorKind, Policy, Status, REPLACE};
 
-fn emulated() -> bool {
-    std::env::var_os("U8X_EMULATED").is_some_and(|v| !v.is_empty())
-}
-
 /// Decodes all of `src` strictly in `d`: the code points, or the error.
 fn decode(d: Dialect, src: &[u8]) -> Result<Vec<u32>, u8x::Utf8Error> {
     let mut out = vec![0; src.len()];
@@ -117,7 +113,7 @@ fn scalars(s: &str) -> Vec<u32> {
 
 #[test]
 fn cesu8_and_modified_utf8_against_both_crates() {
-    let strings = random_strings(if emulated() { 300 } else { 3000 });
+    let strings = random_strings(if common::sampled() { 300 } else { 3000 });
     for s in &strings {
         let units: Vec<u16> = s.encode_utf16().collect();
         // Encoding: both crates agree with us, from code points and UTF-16.
@@ -174,7 +170,7 @@ fn cesu8_and_modified_utf8_against_both_crates() {
 /// no unpaired surrogate).
 #[test]
 fn every_one_and_two_unit_utf16_string_through_wtf8_and_modified_utf8() {
-    let firsts: Vec<u16> = if emulated() {
+    let firsts: Vec<u16> = if common::sampled() {
         (0..=0xFFFFu16)
             .step_by(61)
             .chain([0xD7FF, 0xD800, 0xDBFF, 0xDC00, 0xDFFF])
@@ -322,7 +318,7 @@ fn first_unpaired(units: &[u16]) -> usize {
 #[test]
 fn generalized_utf8_against_python_surrogatepass() {
     let mut inputs: Vec<Vec<u8>> = Vec::new();
-    let step = if emulated() { 7 } else { 1 };
+    let step = common::stride();
     for n in (0..=0xFFFFu32).step_by(step) {
         inputs.push(n.to_be_bytes()[2..].to_vec());
     }
@@ -418,7 +414,7 @@ fn surrogatepass(mode: &str, lines: &[String]) -> Vec<String> {
 /// surrogates and their neighbours, paired and not.
 #[test]
 fn generalized_utf8_encoding_against_python_surrogatepass() {
-    let step = if emulated() { 7 } else { 1 };
+    let step = common::stride();
     let mut strings: Vec<Vec<u32>> = (0..=0x10_FFFFu32).step_by(step).map(|c| vec![c]).collect();
     let edges = [
         0u32, 0x41, 0x7F, 0x80, 0x7FF, 0x800, 0xD7FF, 0xD800, 0xDBFF, 0xDC00, 0xDC80, 0xDFFF,
@@ -536,7 +532,7 @@ fn legacy_table_rows_of_the_seeds() {
 /// decodes back; every overlong 5- and 6-byte form is refused.
 #[test]
 fn every_31_bit_value_round_trips_in_legacy_utf8() {
-    let step: u64 = if emulated() { 4099 } else { 1 };
+    let step: u64 = if common::sampled() { 4099 } else { 1 };
     const BATCH: u64 = 1 << 16;
     let mut cps = Vec::with_capacity(BATCH as usize);
     let mut bytes = vec![0u8; 6 * BATCH as usize];
@@ -592,7 +588,7 @@ fn every_31_bit_value_round_trips_in_legacy_utf8() {
     for (len, below) in [(5u32, 0x20_0000u32), (6, 0x400_0000)] {
         let mut src = Vec::with_capacity(len as usize * BATCH as usize);
         let mut v = 0u32;
-        let step = if emulated() { 997 } else { 1 };
+        let step = if common::sampled() { 997 } else { 1 };
         while v < below {
             src.clear();
             for _ in 0..BATCH {
@@ -794,7 +790,7 @@ fn each_dialect_reads_its_own_forms() {
 /// writes what replace writes without them.
 #[test]
 fn every_policy_counts_what_it_handled_in_every_dialect() {
-    let strings = random_strings(if emulated() { 100 } else { 600 });
+    let strings = random_strings(if common::sampled() { 100 } else { 600 });
     let inputs = [
         mangled(&strings, |s| cesu8::to_cesu8(s).into_owned()),
         mangled(&strings, |s| cesu8::to_java_cesu8(s).into_owned()),

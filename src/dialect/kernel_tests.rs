@@ -10,15 +10,6 @@ fn engines() -> Vec<Engine> {
     Tier::ALL.into_iter().filter_map(Engine::new).collect()
 }
 
-/// Every element under an emulator is too slow; take every 7th.
-fn stride() -> usize {
-    if std::env::var_os("U8X_EMULATED").is_some_and(|v| !v.is_empty()) {
-        7
-    } else {
-        1
-    }
-}
-
 /// A small xorshift generator: `next(n)` is in `0..n`.
 fn generator(mut seed: u64) -> impl FnMut(usize) -> usize {
     move |n| {
@@ -45,7 +36,7 @@ fn stopping_kernels_flag_exactly_their_stops() {
     let engines = engines();
     // Past 16 KiB too: where the AVX2 and SSE4.2 kernels cut their search.
     let long = [16383, 16384, 16385, 16386, 40_000];
-    for len in (0..420).step_by(stride()).chain(long) {
+    for len in (0..420).step_by(crate::samples::stride()).chain(long) {
         for (mode, forms) in stops {
             // Every other text is all ASCII, for the ASCII paths' stops.
             let ascii = len % 2 == 1;
@@ -120,7 +111,7 @@ fn pair_kernels_take_exactly_the_leading_pairs() {
     let bytes = [
         0x00, 0x7F, 0x80, 0x9F, 0xA0, 0xAF, 0xB0, 0xBF, 0xC0, 0xEC, 0xED, 0xEE, 0xF0, 0xFF,
     ];
-    for round in (0..3000).step_by(stride()) {
+    for round in (0..3000).step_by(crate::samples::stride()) {
         let pairs = next(40);
         let mut src: Vec<u8> = (0..pairs)
             .flat_map(|_| {
@@ -215,7 +206,7 @@ fn zero_amid_two_and_three_byte_text_is_flagged() {
                     let stop = e.decode_stopping(&src, &mut cps, Stops::FoursAndZero);
                     assert_eq!(stop.flagged, Some(p), "{:?} {p}", e.tier());
                 }
-                p += 1 + 97 * stride();
+                p += 1 + 97 * crate::samples::stride();
             }
         }
     }

@@ -15,15 +15,6 @@ fn engines() -> Vec<Engine> {
     Tier::ALL.into_iter().filter_map(Engine::new).collect()
 }
 
-/// Every element under an emulator is too slow; take every 7th and the edges.
-fn stride() -> usize {
-    if std::env::var_os("U8X_EMULATED").is_some_and(|v| !v.is_empty()) {
-        7
-    } else {
-        1
-    }
-}
-
 /// The scalar core over the whole input, to code points.
 fn reference_ucs4(d: Dialect, src: &[u8], policy: Policy, more: bool) -> (Progress, Vec<u32>) {
     let mut out = vec![0; src.len()];
@@ -122,7 +113,7 @@ fn every_input_of_up_to_three_bytes() {
     // token tests below run each tier.
     let engines = [Engine::best()];
     // Under an emulator, every 61st input (and the edges) is plenty.
-    let step = if stride() > 1 { 61 } else { 1 };
+    let step = if crate::samples::stride() > 1 { 61 } else { 1 };
     for d in Dialect::ALL {
         for n in 0u32..=0xFF_FFFF {
             if n % step as u32 != 0 && n & 0xFF != 0xFF {
@@ -156,7 +147,7 @@ fn every_input_of_up_to_three_bytes() {
 #[test]
 fn token_sequences_on_every_tier_under_every_policy() {
     let engines = engines();
-    for src in token_inputs().iter().step_by(stride()) {
+    for src in token_inputs().iter().step_by(crate::samples::stride()) {
         for d in Dialect::ALL {
             for e in &engines {
                 for policy in POLICIES {
@@ -174,7 +165,7 @@ fn special_forms_amid_long_text_on_every_tier() {
     let engines = engines();
     let filler = "aé€𝄞".repeat(40);
     for token in TOKENS {
-        for at in (0..filler.len()).step_by(stride()) {
+        for at in (0..filler.len()).step_by(crate::samples::stride()) {
             if !filler.is_char_boundary(at) {
                 continue;
             }
@@ -197,7 +188,7 @@ fn runs_of_pairs_broken_anywhere_on_every_tier() {
     let engines = engines();
     let run = b"\xED\xA0\xBD\xED\xB8\x80".repeat(70);
     for token in TOKENS {
-        for at in (0..run.len()).step_by(5 * stride()) {
+        for at in (0..run.len()).step_by(5 * crate::samples::stride()) {
             let src = [&run[..at], token, &run[at..]].concat();
             for d in [Dialect::Cesu8, Dialect::Mutf8] {
                 for e in &engines {
@@ -215,7 +206,7 @@ fn runs_of_pairs_broken_anywhere_on_every_tier() {
 #[test]
 fn chunked_decoding_at_every_split() {
     let engines = engines();
-    for src in token_inputs().iter().step_by(stride()) {
+    for src in token_inputs().iter().step_by(crate::samples::stride()) {
         for d in Dialect::ALL {
             for policy in POLICIES.into_iter().filter(|&p| p != Policy::Strict) {
                 let (_, whole) = reference_ucs4(d, src, policy, false);
@@ -255,7 +246,7 @@ fn chunked_decoding_at_every_split() {
 /// output; every position between a boundary and the next is not one.
 #[test]
 fn boundaries_split_without_changing_the_output() {
-    for src in token_inputs().iter().step_by(stride()) {
+    for src in token_inputs().iter().step_by(crate::samples::stride()) {
         for d in Dialect::ALL {
             if d == Dialect::Standard {
                 for pos in 0..=src.len() {
@@ -317,7 +308,7 @@ fn encoding_on_every_tier_matches_the_scalar_core() {
     for &a in &specials {
         for &b in &specials {
             inputs.push(vec![a, b]);
-            for at in (0..filler.len()).step_by(5 * stride()) {
+            for at in (0..filler.len()).step_by(5 * crate::samples::stride()) {
                 let mut v = filler.clone();
                 v.insert(at, b);
                 v.insert(at, a);
@@ -441,7 +432,7 @@ fn two_forms_at_every_distance_on_every_tier() {
     ];
     for first in forms {
         for second in forms {
-            for gap in (0..80).step_by(stride()) {
+            for gap in (0..80).step_by(crate::samples::stride()) {
                 let src = [b"ab".as_slice(), first, &b"x".repeat(gap), second, b"yz"].concat();
                 for d in Dialect::ALL {
                     for e in &engines {
@@ -464,15 +455,18 @@ fn two_forms_at_every_distance_on_every_tier() {
 fn escape_round_trips_every_byte_string() {
     let engines = engines();
     let filler = "aé€𝄞".repeat(24);
-    let mut inputs: Vec<Vec<u8>> = token_inputs().into_iter().step_by(stride()).collect();
+    let mut inputs: Vec<Vec<u8>> = token_inputs()
+        .into_iter()
+        .step_by(crate::samples::stride())
+        .collect();
     for token in TOKENS {
-        for at in (0..filler.len()).step_by(5 * stride()) {
+        for at in (0..filler.len()).step_by(5 * crate::samples::stride()) {
             let f = filler.as_bytes();
             // Cut anywhere, not only at character boundaries.
             inputs.push([&f[..at], token, &f[at..], token].concat());
         }
     }
-    for n in (0..=0xFFFFu32).step_by(stride()) {
+    for n in (0..=0xFFFFu32).step_by(crate::samples::stride()) {
         inputs.push(n.to_le_bytes()[..2].to_vec());
     }
     for e in &engines {

@@ -595,36 +595,55 @@ pub fn long_input(rng: &mut Rng, max_len: usize) -> Vec<u8> {
 }
 
 // ---------------------------------------------------------------------------
-// Emulated runs
+// Sampled runs
 // ---------------------------------------------------------------------------
 
 /// Whether the suites run under an emulator: `.ci/run` sets `U8X_EMULATED`
-/// for its aarch64 run under qemu-user, where the largest enumerations
-/// would take most of CI's time budget. Those then visit every value of
-/// their outer dimensions but only part of the innermost one (see
-/// [`inner_bytes`], [`inner_units`]).
+/// for its qemu-user runs (aarch64, s390x), where the largest enumerations
+/// would take most of CI's time budget.
 pub fn emulated() -> bool {
     std::env::var_os("U8X_EMULATED").is_some_and(|v| !v.is_empty())
 }
 
-/// Under emulation the innermost loops take every 7th value plus the edges,
-/// or every `U8X_EMULATED_STRIDE`th where that is set (`.ci/run` sets 31
-/// for its s390x run, which checks byte order, not the tiers' coverage).
-pub fn emulated_stride() -> usize {
+/// Whether this is the full suite: `U8X_FULL=1` (what `.ci/run` runs
+/// natively) and not under an emulator. Otherwise the run is *sampled*:
+/// the quick check before a commit (`cargo test --workspace`, a few
+/// minutes), or an emulated run. A sampled run visits every value of the
+/// enumerations' outer dimensions but only part of the innermost one (see
+/// [`inner_bytes`], [`inner_units`]), and leaves out the multi-GiB
+/// buffers.
+pub fn full() -> bool {
+    !emulated() && std::env::var_os("U8X_FULL").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// `!full()`.
+pub fn sampled() -> bool {
+    !full()
+}
+
+/// How far apart a sampled run's innermost values are: every 7th, or
+/// under emulation every `U8X_EMULATED_STRIDE`th where that is set
+/// (`.ci/run` sets 31 for its s390x run, which checks byte order, not the
+/// tiers' coverage); 1 in the full suite.
+pub fn stride() -> usize {
+    if full() {
+        return 1;
+    }
     std::env::var("U8X_EMULATED_STRIDE")
         .ok()
+        .filter(|_| emulated())
         .and_then(|v| v.parse().ok())
         .filter(|&n| n > 0)
         .unwrap_or(7)
 }
 
-/// The innermost byte of an enumeration: every byte natively; under
-/// emulation every [`emulated_stride`]th plus every range edge of Table 3-7.
+/// The innermost byte of an enumeration: every byte in the full suite;
+/// in a sampled run every [`stride`]th plus every range edge of Table 3-7.
 pub fn inner_bytes() -> Vec<u8> {
-    if !emulated() {
+    if full() {
         return (0..=255).collect();
     }
-    let mut v: Vec<u8> = (0..=255u8).step_by(emulated_stride()).collect();
+    let mut v: Vec<u8> = (0..=255u8).step_by(stride()).collect();
     v.extend([
         0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xED, 0xEF,
         0xF0, 0xF4, 0xF5, 0xFF,
@@ -634,14 +653,14 @@ pub fn inner_bytes() -> Vec<u8> {
     v
 }
 
-/// The innermost UTF-16 unit of an enumeration: every unit natively; under
-/// emulation every [`emulated_stride`]th plus the edges of the surrogate ranges and of the
-/// UTF-8 lengths.
+/// The innermost UTF-16 unit of an enumeration: every unit in the full
+/// suite; in a sampled run every [`stride`]th plus the edges of the
+/// surrogate ranges and of the UTF-8 lengths.
 pub fn inner_units() -> Vec<u16> {
-    if !emulated() {
+    if full() {
         return (0..=0xFFFF).collect();
     }
-    let mut v: Vec<u16> = (0..=0xFFFFu16).step_by(emulated_stride()).collect();
+    let mut v: Vec<u16> = (0..=0xFFFFu16).step_by(stride()).collect();
     v.extend([
         0, 0x7F, 0x80, 0x7FF, 0x800, 0xD7FF, 0xD800, 0xDBFF, 0xDC00, 0xDC7F, 0xDC80, 0xDCFF,
         0xDD00, 0xDFFF, 0xE000, 0xFFFD, 0xFFFF,
