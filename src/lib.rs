@@ -16,6 +16,7 @@
 #![warn(missing_docs)]
 
 mod arch;
+mod contract;
 mod dialect;
 pub mod ffi;
 mod forms;

@@ -11,7 +11,8 @@
 use super::kernels::{
     DecodeKernel, EncodeU16Kernel, Fast, Latin1Kernel, ScanKernel, WidenKernel, WIDEN_MAX,
 };
-use super::{FastStop, Kernels};
+use super::Kernels;
+use crate::contract::FastStop;
 use crate::portable;
 use crate::scalar::boundary::next_boundary;
 use crate::scalar::prefix;

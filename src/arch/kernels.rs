@@ -8,7 +8,8 @@
 //! safe ([`Fast::run`]), because the methods here supply every other
 //! precondition (an output pointer with its slice's length).
 
-use super::{FastStop, Tier};
+use crate::contract::{FastStop, Stops, Utf8Stats};
+use super::Tier;
 
 /// Decodes a valid prefix of `src` into the `cap` code points at `out`.
 pub(crate) type DecodeKernel = unsafe fn(src: &[u8], out: *mut u32, cap: usize) -> FastStop;
@@ -20,16 +21,6 @@ pub(crate) type DecodeU16Kernel =
 /// first unpaired surrogate into the `cap` bytes at `out`.
 pub(crate) type EncodeU16Kernel =
     unsafe fn(src: &[u16], out: *mut u8, cap: usize, swap: bool) -> FastStop;
-/// Bytes that a dialect's decoder must not let the RFC 3629 kernel take,
-/// though RFC 3629 accepts them: a kernel stopping at them flags them as it
-/// flags an error, and the dialect's scalar core reads them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Stops {
-    /// F0..FF: the 4-byte leads CESU-8 refuses (F5..FF are errors anyway).
-    Fours,
-    /// F0..FF and 00: Modified UTF-8, which also refuses the byte 00.
-    FoursAndZero,
-}
 /// [`DecodeKernel`] that also stops at `stops`.
 pub(crate) type StopDecodeKernel =
     unsafe fn(src: &[u8], out: *mut u32, cap: usize, stops: Stops) -> FastStop;
@@ -60,17 +51,6 @@ pub(crate) type Latin1Kernel = unsafe fn(src: &[u8], out: *mut u8, cap: usize) -
 pub(crate) type EncodeKernel = unsafe fn(src: &[u32], out: *mut u8, cap: usize) -> FastStop;
 /// Validates, counts or measures a valid prefix of `src`.
 pub(crate) type ScanKernel<In> = unsafe fn(src: &[In]) -> FastStop;
-/// Facts about well-formed UTF-8, gathered in one pass.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Utf8Stats {
-    /// Bytes that are not continuation bytes: the characters.
-    pub leads: usize,
-    /// Bytes F0..FF: the 4-byte characters.
-    pub fours: usize,
-    /// The largest byte (0 for empty input).
-    pub max: u8,
-}
-
 /// Counts characters, 4-byte characters and the largest byte of `src`.
 pub(crate) type StatsKernel = unsafe fn(src: &[u8]) -> Utf8Stats;
 /// Validates `src` and counts a prefix of its valid prefix, as long as the

@@ -12,7 +12,8 @@
 //! is still in L1. The vector tiers bring their own parts
 //! (`generic::stopping`); the scalar tier's are here, over the portable core.
 
-use super::{Engine, FastStop, Stops};
+use super::Engine;
+use crate::contract::{FastStop, Stops};
 use crate::portable::ascii;
 use crate::scalar::segment::is_continuation;
 use crate::{ByteOrder, Policy, Progress, Status};

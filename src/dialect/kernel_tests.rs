@@ -3,7 +3,7 @@
 //! CESU-8 pair runs.
 
 use super::pairs::{pair_at, scalar_of};
-use crate::arch::{FastStop, Stops};
+use crate::contract::{FastStop, Stops};
 use crate::{ByteOrder, Engine, Tier};
 
 fn engines() -> Vec<Engine> {

@@ -7,7 +7,7 @@ use super::encode;
 use super::pairs::{interleave, pair_at, scalar_of, Step};
 use super::scan::stops;
 use super::segment::ToUtf16;
-use crate::arch::FastStop;
+use crate::contract::FastStop;
 use crate::scalar::decode::decode_with;
 use crate::scalar::sink::{CountSink, SliceSink};
 use crate::scalar::utf16::Utf16Sink;

@@ -11,7 +11,7 @@
 //! encoded length, scan for them here, a block at a time with no branch
 //! inside a block, which the compiler vectorises.
 
-use crate::arch::Stops;
+use crate::contract::Stops;
 use crate::{ByteOrder, Dialect};
 
 /// Elements tested per block before looking for the exact position.

@@ -20,7 +20,7 @@
 
 use super::form::{Form, RUN_BLOCK};
 use super::{alphabets, mixed};
-use crate::arch::FastStop;
+use crate::contract::FastStop;
 
 /// For each lead byte of two to four bytes: the low bound of the second
 /// byte's range and its width minus one (Table 3-7: E0 needs A0..BF, ED

@@ -4,7 +4,7 @@
 //! one range check and one bounds check per character; runs of ASCII go
 //! eight code points at a time (one OR of the eight values decides).
 
-use crate::arch::FastStop;
+use crate::contract::FastStop;
 
 /// Units per block of the branch-free path.
 const MIXED: usize = 32;

@@ -24,8 +24,8 @@ pub(crate) fn width_of_max(max: u8) -> Width {
 
 /// The counts of `src`: characters (if well-formed), 4-byte leads, largest
 /// byte.
-pub(crate) fn stats_of(src: &[u8]) -> crate::arch::Utf8Stats {
-    crate::arch::Utf8Stats {
+pub(crate) fn stats_of(src: &[u8]) -> crate::contract::Utf8Stats {
+    crate::contract::Utf8Stats {
         leads: super::validate::count_leads(src),
         fours: src.iter().filter(|&&b| b >= 0xF0).count(),
         max: src.iter().copied().max().unwrap_or(0),

@@ -59,7 +59,7 @@ use super::ucs4::short8;
 use super::vector::Neon;
 use crate::arch::generic::tables::{KEEP_BYTES, KEEP_TAIL};
 use crate::arch::generic::utf8::load_four;
-use crate::arch::FastStop;
+use crate::contract::FastStop;
 
 /// Copies whole 64-byte all-ASCII runs from the start of `src` while they
 /// fit in `room`; returns how many bytes it copied.

@@ -31,7 +31,8 @@ mod widen;
 
 use crate::arch::generic::decode as decoder;
 use crate::arch::generic::utf8::{self as generic, FOURS, FOURS_ZERO, NO_STOPS};
-use crate::arch::{FastStop, Kernels, Stops, Table, Tier, Utf8Stats};
+use crate::arch::{Kernels, Table, Tier};
+use crate::contract::{FastStop, Stops, Utf8Stats};
 use vector::Neon;
 
 /// The longest valid prefix of `src`, with `COUNT` its characters.

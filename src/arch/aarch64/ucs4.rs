@@ -67,7 +67,7 @@
 use core::arch::aarch64::*;
 
 use crate::arch::generic::units::put;
-use crate::arch::FastStop;
+use crate::contract::FastStop;
 
 /// Output room a non-ASCII step needs: its own output (at most 64 bytes,
 /// whose stores reach at most 12 bytes further) and the next block's (at

@@ -58,7 +58,7 @@ use core::arch::aarch64::*;
 
 use super::ucs4::{bmp16, short16};
 use crate::arch::generic::units::{encode_units_in, Units};
-use crate::arch::{FastStop, Mode};
+use crate::contract::{FastStop, Mode};
 
 /// Output room a vector step needs: its own output (at most 48 bytes,
 /// whose stores reach at most 12 bytes further) and the next block's (at

@@ -31,7 +31,7 @@
 
 use super::utf8::{checked, ends_incomplete, load_four, plain, validate, NO_STOPS};
 use super::vector::Bytes;
-use crate::arch::{last_start_before, FastStop, Utf8Stats};
+use crate::contract::{last_start_before, FastStop, Utf8Stats};
 
 /// Validates `src` and counts its valid prefix up to the returned offset
 /// (a group boundary), as [`crate::arch::kernels::ClassifyKernel`] says.

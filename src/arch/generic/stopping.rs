@@ -6,9 +6,11 @@
 //! parts differ between tiers, so the glue is written once, here, and each
 //! tier instantiates it with [`stopping_kernels!`].
 
-use crate::arch::kernels::{DecodeKernel, DecodeU16Kernel, FindByteKernel, Stops};
+use crate::arch::kernels::{DecodeKernel, DecodeU16Kernel, FindByteKernel};
+
+use crate::contract::Stops;
 use crate::arch::stopping::run;
-use crate::arch::FastStop;
+use crate::contract::FastStop;
 
 /// Widens the plain blocks at the start of a slice into the `cap` units
 /// at the pointer (swapped with the first flag; 00 a stop with the second).
@@ -82,7 +84,7 @@ macro_rules! stopping_kernels {
         /// The stopping kernels of this tier (see `arch::generic::stopping`).
         mod stops {
             use crate::arch::generic::stopping;
-            use crate::arch::{FastStop, Stops};
+            use crate::contract::{FastStop, Stops};
 
             /// # Safety
             /// As for any `StopDecodeU16Kernel` of this tier.

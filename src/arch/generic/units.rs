@@ -4,7 +4,7 @@
 //! take at several times the cost per character; and one code point's
 //! UTF-8 or UTF-16, for the same ends of the decoders and encoders.
 
-use crate::arch::{FastStop, Mode};
+use crate::contract::{FastStop, Mode};
 
 /// Unit `i` in native order.
 #[inline(always)]

@@ -20,7 +20,7 @@
 
 use super::tables::{self, incomplete_limits};
 use super::vector::Bytes;
-use crate::arch::{count_until_error, FastStop};
+use crate::contract::{count_until_error, FastStop};
 
 /// `STOPS` of the kernels that stop at CESU-8's and Modified UTF-8's forms
 /// by themselves, as at errors (`Stops`): none, `Stops::Fours`,

@@ -15,7 +15,7 @@ use core::arch::x86_64::*;
 
 use super::ucs4::block::{encode_pairs, store, store_loose, store_prefix, store_two, Lanes};
 use crate::arch::generic::tables::KEEP_BYTES;
-use crate::arch::FastStop;
+use crate::contract::FastStop;
 
 /// Copies whole 128-byte all-ASCII runs while they fit; returns how many
 /// bytes it copied.

@@ -25,7 +25,7 @@ use super::utf8;
 use crate::arch::x86_64::packs::utf16_of_four;
 use crate::arch::x86_64::units::put16;
 use crate::arch::x86_64::widen;
-use crate::arch::FastStop;
+use crate::contract::FastStop;
 
 /// Code points decoded per call of the UCS-4 decoder (16 KiB of stack). A
 /// call costs some 170 cycles of its own (its set-up, and the exact paths

@@ -74,7 +74,7 @@ use self::block::{
     encode_bmp, encode_pairs, extra_bytes4, invalid_lanes, narrow_ascii32, narrow_bytes,
     narrow_words, none_of, pack_words, store, store_prefix, store_two, sum_u64x4,
 };
-use crate::arch::FastStop;
+use crate::contract::FastStop;
 
 pub(super) mod block;
 mod runs;

@@ -52,7 +52,7 @@ use super::ucs4::block::{
 };
 use super::utf8::LEFT_PACK;
 use crate::arch::x86_64::units::{encode_units_in, Units};
-use crate::arch::{FastStop, Mode};
+use crate::contract::{FastStop, Mode};
 
 /// Encodes `src` (byte-swapped with `swap`) up to its first unpaired
 /// surrogate, which is reported as `flagged`.

@@ -11,7 +11,7 @@ use super::steps::emit_steps;
 use super::two::emit_two;
 use super::window::{Tail, Window};
 use crate::arch::generic::utf8::{stop_at, FOURS, FOURS_ZERO, NO_STOPS};
-use crate::arch::{count_until_error, restart_point, FastStop, Stops};
+use crate::contract::{count_until_error, restart_point, FastStop, Stops};
 
 const fn bytes(f: [u8; 32]) -> __m256i {
     // SAFETY: both are 32 plain bytes; every bit pattern is a valid __m256i.

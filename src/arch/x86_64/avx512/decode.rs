@@ -21,8 +21,8 @@
 use core::arch::x86_64::*;
 use core::mem::transmute;
 
-use crate::arch::kernels::Stops;
-use crate::arch::{restart_point, FastStop};
+use crate::contract::Stops;
+use crate::contract::{restart_point, FastStop};
 
 use super::super::tables;
 use super::utf8::{

@@ -5,7 +5,7 @@
 use core::arch::x86_64::*;
 
 use super::ucs4::{encode_short_units, encode_short_units_into, low_bits};
-use crate::arch::FastStop;
+use crate::contract::FastStop;
 
 /// Copies whole 256-byte all-ASCII runs from `i` while `room` bytes fit;
 /// returns how many bytes it copied.

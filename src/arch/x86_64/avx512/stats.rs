@@ -9,7 +9,7 @@ use super::utf8::{
     all_ascii, check_group, low_bits, skip_ascii_runs, validate_blocks, validate_one_block,
     NO_STOPS,
 };
-use crate::arch::{FastStop, Utf8Stats};
+use crate::contract::{FastStop, Utf8Stats};
 
 /// Running counts in byte lanes (a lane gains at most 1 a block), folded
 /// into `total` every 255 blocks, before a lane can overflow.

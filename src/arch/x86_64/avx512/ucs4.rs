@@ -17,7 +17,7 @@
 use core::arch::x86_64::*;
 use core::mem::transmute;
 
-use crate::arch::FastStop;
+use crate::contract::FastStop;
 
 const fn dwords(f: [u32; 16]) -> __m512i {
     // SAFETY: 64 plain bytes; every bit pattern is a valid __m512i.

@@ -34,7 +34,7 @@
 use core::arch::x86_64::*;
 
 use super::ucs4::{encode_short_units, low_bits, utf8_lanes};
-use crate::arch::{FastStop, Mode};
+use crate::contract::{FastStop, Mode};
 
 /// Encodes `src` (byte-swapped with `swap`) up to its first unpaired
 /// surrogate, which is reported as `flagged`.

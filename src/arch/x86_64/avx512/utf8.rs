@@ -14,7 +14,7 @@
 use core::arch::x86_64::*;
 use core::mem::transmute;
 
-use crate::arch::{count_until_error, restart_point, FastStop, Stops};
+use crate::contract::{count_until_error, restart_point, FastStop, Stops};
 
 use super::super::tables::{self, splat};
 use super::pair_check::{below_e0, pairs_run};

@@ -3,7 +3,7 @@
 
 use super::vector::Sse;
 use crate::arch::generic::classify as generic;
-use crate::arch::{FastStop, Utf8Stats};
+use crate::contract::{FastStop, Utf8Stats};
 
 /// Validates `src` and counts its valid prefix up to the returned offset
 /// (a group boundary), as [`crate::arch::kernels::ClassifyKernel`] says.

@@ -3,7 +3,7 @@
 
 use super::vector::Sse;
 use crate::arch::generic::decode as generic;
-use crate::arch::FastStop;
+use crate::contract::FastStop;
 
 /// Decodes the longest valid prefix of `src` to code points, stopping at a
 /// character boundary before the first error or when `out` is full.

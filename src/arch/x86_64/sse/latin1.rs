@@ -38,7 +38,7 @@ use super::ucs4::encode8_words;
 use super::utf8::{is_ascii, load_four};
 use crate::arch::generic::tables::{KEEP_BYTES, KEEP_TAIL as TAIL};
 use crate::arch::x86_64::copy::copy_prefix;
-use crate::arch::FastStop;
+use crate::contract::FastStop;
 
 /// Copies whole 64-byte all-ASCII runs from the start of `src` while they
 /// fit in `room`; returns how many bytes it copied.

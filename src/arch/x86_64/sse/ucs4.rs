@@ -19,7 +19,7 @@
 use core::arch::x86_64::*;
 
 use crate::arch::x86_64::units::put;
-use crate::arch::FastStop;
+use crate::contract::FastStop;
 
 /// Units checked per round.
 const CHUNK: usize = 64;

@@ -58,7 +58,7 @@ mod surrogates;
 use core::arch::x86_64::*;
 
 use super::super::units::{encode_units_in, Units};
-use crate::arch::{FastStop, Mode};
+use crate::contract::{FastStop, Mode};
 use runs::{bmp_run, short_block, short_run};
 use surrogates::{four_pairs, step4, Step};
 

@@ -6,7 +6,7 @@ use core::arch::x86_64::*;
 
 use super::vector::Sse;
 use crate::arch::generic::utf8::{self as generic, FOURS, FOURS_ZERO, NO_STOPS};
-use crate::arch::{FastStop, Stops};
+use crate::contract::{FastStop, Stops};
 
 /// The four blocks at `i`.
 ///

@@ -8,7 +8,7 @@ use super::super::ucs4::encode8_words;
 use super::{bmp, load8, no_zero, none_of, set16, short};
 use crate::arch::x86_64::copy::copy_prefix;
 use crate::arch::x86_64::packs::COMPACT_BMP;
-use crate::arch::Mode;
+use crate::contract::Mode;
 
 /// Narrows runs of 32 ASCII units in `src[pos..end)` while they fit the
 /// `room` bytes at `out`, then the whole blocks of 8 ASCII units that begin
