@@ -39,7 +39,7 @@ impl Mode {
 
 /// Bytes that a dialect's decoder must not let the RFC 3629 kernel take,
 /// though RFC 3629 accepts them: a kernel stopping at them flags them as it
-/// flags an error, and the dialect's scalar core reads them.
+/// flags an error, and the dialect's reference core reads them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Stops {
     /// F0..FF: the 4-byte leads CESU-8 refuses (F5..FF are errors anyway).
@@ -97,7 +97,7 @@ pub(crate) fn restart_point(src: &[u8], e: usize) -> usize {
     let e = e.min(src.len());
     (e.saturating_sub(3)..e)
         .rev()
-        .find(|&q| !crate::scalar::segment::is_continuation(src[q]))
+        .find(|&q| !crate::reference::segment::is_continuation(src[q]))
         .unwrap_or(e)
 }
 
@@ -114,7 +114,7 @@ pub(crate) fn last_start_before(src: &[u8], i: usize) -> usize {
         .iter()
         .rev()
         .take(3)
-        .take_while(|&&b| crate::scalar::segment::is_continuation(b))
+        .take_while(|&&b| crate::reference::segment::is_continuation(b))
         .count();
     i.saturating_sub(1 + conts)
 }

@@ -23,9 +23,9 @@ mod forms;
 #[cfg(feature = "capi")]
 mod panic;
 mod portable;
+mod reference;
 #[cfg(test)]
 mod samples;
-mod scalar;
 mod types;
 
 pub use arch::{Engine, Tier, TierRequest};
@@ -198,12 +198,12 @@ pub fn utf8_len_valid_utf16(src: &[u16], order: ByteOrder) -> usize {
 /// (under [`Policy::Strict`]: the same code points and error offset, though
 /// the kind may become [`ErrorKind::EndOfInput`]). `None` if `pos > src.len()`.
 pub fn next_boundary(src: &[u8], pos: usize) -> Option<usize> {
-    (pos <= src.len()).then(|| scalar::boundary::next_boundary(src, pos))
+    (pos <= src.len()).then(|| reference::boundary::next_boundary(src, pos))
 }
 
 /// The last such position at or before `pos`; `None` if `pos > src.len()`.
 pub fn prev_boundary(src: &[u8], pos: usize) -> Option<usize> {
-    (pos <= src.len()).then(|| scalar::boundary::prev_boundary(src, pos))
+    (pos <= src.len()).then(|| reference::boundary::prev_boundary(src, pos))
 }
 
 /// [`validate_chunk`] for UTF-8 in `dialect`.

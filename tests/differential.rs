@@ -497,7 +497,7 @@ fn chunked_decoding_matches_one_shot() {
             .sum::<u64>()
     );
     assert_eq!(bytewise, per * inputs.len() as u64);
-    // Per tier: a machine with one tier (the scalar core alone, as on
+    // Per tier: a machine with one tier (the scalar tier alone, as on
     // aarch64) enumerates the same splits once.
     let tiers = engines.len() as u64;
     assert!(

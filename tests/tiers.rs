@@ -1,4 +1,4 @@
-//! Every vector tier against the scalar core: identical `Progress` (status,
+//! Every vector tier against the scalar tier: identical `Progress` (status,
 //! error offset, kind and length, read, written) and identical output, for
 //! every operation, policy and output capacity, on inputs built to hit block
 //! edges. Tiers the CPU lacks are skipped, and say so.
@@ -284,7 +284,7 @@ fn wide_text_whole_and_damaged_anywhere() {
 /// surrogate ED A0 80, which CESU-8 pairs, the last one ED BF BF, and a
 /// stray byte after U+FFFF), and by the end of room; and not broken, by the
 /// first and last 3-byte characters on each side of those tests (U+0800,
-/// U+D7FF, U+FFFF). Every tier must decode them as the scalar core does, to UCS-4
+/// U+D7FF, U+FFFF). Every tier must decode them as the scalar tier does, to UCS-4
 /// and to UTF-16 in both byte orders, in RFC 3629, CESU-8 and Modified
 /// UTF-8.
 #[test]
@@ -474,7 +474,7 @@ fn short_ascii_widening_writes_exactly_its_length() {
 }
 
 /// Strict decoding of `src` into a prefilled output of `cap` units: the
-/// same `Progress` as the scalar core, and the same units, including every
+/// same `Progress` as the scalar tier, and the same units, including every
 /// unit past `written` left untouched.
 fn strict_decode_alike(engine: Engine, src: &[u8], cap: usize, what: &str) {
     let mut a = vec![0xAAAA_AAAAu32; cap];
@@ -989,7 +989,7 @@ fn scalar_of_length(rng: &mut Rng, class: usize) -> u32 {
 fn encoders_at_every_output_capacity() {
     // Every capacity from 0 to past the full output, over inputs mixing all
     // four lengths (in runs and shuffled, with and without long ASCII runs
-    // and invalid units): the encoder stops where the scalar core does and
+    // and invalid units): the encoder stops where the scalar tier does and
     // leaves every byte past `written` untouched (two sentinels).
     let reference = scalar();
     for engine in fast_tiers() {
@@ -1088,7 +1088,7 @@ fn encoders_leave_nothing_after_a_last_full_step() {
 }
 
 /// Says in every `cargo test` run, not only when a test fails, which tiers
-/// this suite compares with the scalar core and which it skips, and which
+/// this suite compares with the scalar tier and which it skips, and which
 /// tier the crate's free functions (the other suites) run. Written straight
 /// to the stderr handle, which libtest does not capture (it captures only
 /// `print!` and `eprint!`); .ci/run looks for the line.
@@ -1116,7 +1116,7 @@ fn tiers_run() {
 /// 4-byte and four 3-byte characters before 3-byte ones, whose last packed
 /// vector ends 4 bytes past its output. A vector encoder whose stores reach
 /// past a step's own output (which only later output may cover) must stop
-/// exactly where the scalar core does and touch no byte at or past
+/// exactly where the scalar tier does and touch no byte at or past
 /// `written`, inside the output or beyond it.
 #[test]
 fn encoders_stop_exactly_before_a_bad_block_or_the_end_of_room() {

@@ -1,4 +1,4 @@
-//! The runtimes' forms on every tier against the scalar core and `std`, on
+//! The runtimes' forms on every tier against the scalar tier and `std`, on
 //! arbitrary bytes: the first byte picks the policy, the byte order, the
 //! flags and an output capacity; the rest is the input, as UTF-8 bytes and
 //! reinterpreted as UTF-16 units.
@@ -25,7 +25,7 @@ fuzz_target!(|data: &[u8]| {
     let units: Vec<u16> = src.chunks_exact(2).map(|c| u16::from_ne_bytes([c[0], c[1]])).collect();
     let scalar = Engine::new(Tier::Scalar).unwrap();
 
-    // The scalar core against std.
+    // The scalar tier against std.
     if policy == u8x::REPLACE {
         let mut out = vec![0u16; src.len() * 2];
         let p = scalar.decode_utf16(src, &mut out, policy, ByteOrder::Native, false);

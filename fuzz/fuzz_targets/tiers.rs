@@ -1,4 +1,4 @@
-//! Every tier against the scalar core and `std`, on arbitrary bytes: the
+//! Every tier against the scalar tier and `std`, on arbitrary bytes: the
 //! first byte picks the policy, the flags and an output capacity, the rest is
 //! the input (as UTF-8 bytes, and reinterpreted as UCS-4 units for encoding).
 #![no_main]
@@ -19,7 +19,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let scalar = Engine::new(Tier::Scalar).unwrap();
 
-    // The scalar core against std.
+    // The scalar tier against std.
     let v = scalar.validate_chunk(src, false);
     match std::str::from_utf8(src) {
         Ok(_) => assert_eq!(v.status, Status::Done),

@@ -3,8 +3,8 @@
 //!
 //! A kernel that flags an error at byte `e` has already emitted everything
 //! before a *restart point* `q` (the segment start at or just before the
-//! damage). The scalar core then decodes the window from `q` to the first
-//! boundary after `e` (see `scalar::boundary`: decoding up to a boundary
+//! damage). The reference core then decodes the window from `q` to the first
+//! boundary after `e` (see `reference::boundary`: decoding up to a boundary
 //! separately gives exactly the whole-input output), applying the policy,
 //! and the kernel resumes after it. The window is at most a handful of bytes.
 
@@ -14,13 +14,11 @@ use super::kernels::{
 use super::Kernels;
 use crate::contract::FastStop;
 use crate::portable;
-use crate::scalar::boundary::next_boundary;
-use crate::scalar::prefix;
-use crate::scalar::sink::{CountSink, SliceSink};
-use crate::scalar::utf16::Utf16Sink;
-use crate::scalar::{
-    decode as scalar_decode, encode as scalar_encode, validate as scalar_validate,
-};
+use crate::reference;
+use crate::reference::boundary::next_boundary;
+use crate::reference::prefix;
+use crate::reference::sink::{CountSink, SliceSink};
+use crate::reference::utf16::Utf16Sink;
 use crate::{ByteOrder, EncodePolicy, Policy, Progress, Status};
 
 /// Below this many code points a kernel's set-up and latency cost more than
@@ -95,14 +93,18 @@ pub(crate) fn validate(k: &Kernels, src: &[u8], more_input: bool) -> Progress {
 /// end: only the first error matters, and it lies within a few bytes.
 #[inline(never)]
 fn validate_rest(src: &[u8], more_input: bool, read: usize) -> Progress {
-    after_prefix(scalar_validate::validate(&src[read..], more_input), read, 0)
+    after_prefix(
+        reference::validate::validate(&src[read..], more_input),
+        read,
+        0,
+    )
 }
 
 /// Where decoded or encoded units go, with the fast and scalar ways there.
 trait Output<In> {
     /// Runs the fast kernel on `src`, appending to the output.
     fn fast(&mut self, src: &[In]) -> FastStop;
-    /// Runs the scalar core on `src`, appending to the output.
+    /// Runs the reference core on `src`, appending to the output.
     fn scalar(&mut self, src: &[In], last: bool) -> Progress;
     fn written(&self) -> usize;
 }
@@ -142,7 +144,7 @@ fn resume<In, O: Output<In>>(
                     handled,
                 }
             }
-            // Out of room for a whole block: the scalar core fills the rest
+            // Out of room for a whole block: the reference core fills the rest
             // exactly and reports `OutputFull` within a block's worth.
             None => src.len(),
         };
@@ -182,7 +184,7 @@ impl<F: FnMut(&[u8], &mut [u32]) -> FastStop> Output<u8> for Decode<'_, F> {
     }
     fn scalar(&mut self, src: &[u8], last: bool) -> Progress {
         let mut sink = SliceSink::new(&mut self.dst[self.written..]);
-        let p = scalar_decode::decode(src, &mut sink, self.policy, self.more_input && last);
+        let p = reference::decode::decode(src, &mut sink, self.policy, self.more_input && last);
         self.written += p.written;
         p
     }
@@ -209,7 +211,7 @@ impl<F: FnMut(&[u8], &mut [u16], bool) -> FastStop> Output<u8> for DecodeUtf16<'
     fn scalar(&mut self, src: &[u8], last: bool) -> Progress {
         let dst = SliceSink::new(&mut self.dst[self.written..]);
         let mut sink = Utf16Sink::new(dst, self.order);
-        let p = scalar_decode::decode(src, &mut sink, self.policy, self.more_input && last);
+        let p = reference::decode::decode(src, &mut sink, self.policy, self.more_input && last);
         self.written += p.written;
         p
     }
@@ -276,7 +278,7 @@ impl Output<u8> for Count {
         stop
     }
     fn scalar(&mut self, src: &[u8], last: bool) -> Progress {
-        let p = scalar_decode::decode(
+        let p = reference::decode::decode(
             src,
             &mut CountSink::default(),
             self.policy,
@@ -374,7 +376,7 @@ fn decode_short(src: &[u8], dst: &mut [u32], policy: Policy, more_input: bool) -
         return done(read, written);
     }
     let mut sink = SliceSink::new(&mut dst[written..]);
-    let p = scalar_decode::decode(&src[read..], &mut sink, policy, more_input);
+    let p = reference::decode::decode(&src[read..], &mut sink, policy, more_input);
     after_prefix(p, read, written)
 }
 
@@ -430,7 +432,8 @@ pub(crate) fn count(k: &Kernels, src: &[u8], policy: Policy, more_input: bool) -
         if read == src.len() {
             return done(read, written);
         }
-        let p = scalar_decode::decode(&src[read..], &mut CountSink::default(), policy, more_input);
+        let p =
+            reference::decode::decode(&src[read..], &mut CountSink::default(), policy, more_input);
         return after_prefix(p, read, written);
     }
     let stop = fast.run(src);
@@ -454,7 +457,7 @@ fn count_portable(src: &[u8], policy: Policy, more_input: bool) -> Progress {
     loop {
         let valid = read + portable::validate::valid_up_to(&src[read..]);
         // The first error is within a few bytes of `valid`.
-        let error = valid + scalar_validate::validate(&src[valid..], true).read;
+        let error = valid + reference::validate::validate(&src[valid..], true).read;
         written += portable::count::count_leads(&src[read..error]);
         if error == src.len() {
             return Progress {
@@ -465,7 +468,7 @@ fn count_portable(src: &[u8], policy: Policy, more_input: bool) -> Progress {
         // What is wrong depends on up to four bytes from `error`.
         let end = next_boundary(src, (error + 4).min(src.len()));
         let last = end == src.len();
-        let p = scalar_decode::decode(
+        let p = reference::decode::decode(
             &src[error..end],
             &mut CountSink::default(),
             policy,
@@ -499,7 +502,7 @@ impl<F: FnMut(&[u32], &mut [u8]) -> FastStop> Output<u32> for Encode<'_, F> {
     }
     fn scalar(&mut self, src: &[u32], _last: bool) -> Progress {
         let mut sink = SliceSink::new(&mut self.dst[self.written..]);
-        let p = scalar_encode::encode(src, &mut sink, self.policy);
+        let p = reference::encode::encode(src, &mut sink, self.policy);
         self.written += p.written;
         p
     }
@@ -521,7 +524,7 @@ impl<F: FnMut(&[u32]) -> FastStop> Output<u32> for EncodedLen<F> {
         stop
     }
     fn scalar(&mut self, src: &[u32], _last: bool) -> Progress {
-        let p = scalar_encode::encode(src, &mut CountSink::default(), self.policy);
+        let p = reference::encode::encode(src, &mut CountSink::default(), self.policy);
         self.written += p.written;
         p
     }
@@ -557,7 +560,7 @@ pub(crate) fn encode(k: &Kernels, src: &[u32], dst: &mut [u8], policy: EncodePol
 
 pub(crate) fn encoded_len(k: &Kernels, src: &[u32], policy: EncodePolicy) -> Progress {
     if src.len() < SHORT {
-        return scalar_encode::encode(src, &mut CountSink::default(), policy);
+        return reference::encode::encode(src, &mut CountSink::default(), policy);
     }
     match k.encoded_len() {
         Some(fast) => encoded_len_by(src, policy, |s: &[u32]| fast.run(s)),
@@ -600,7 +603,7 @@ impl Output<u16> for EncodeUtf16<'_> {
     fn scalar(&mut self, src: &[u16], last: bool) -> Progress {
         let mut sink = SliceSink::new(&mut self.dst[self.written..]);
         let more = self.more_input && last;
-        let p = crate::scalar::utf16::encode(src, &mut sink, self.policy, self.order, more);
+        let p = crate::reference::utf16::encode(src, &mut sink, self.policy, self.order, more);
         self.written += p.written;
         p
     }
@@ -610,7 +613,7 @@ impl Output<u16> for EncodeUtf16<'_> {
 }
 
 /// UTF-16 to UTF-8 with the tier's own kernel, if it has one. An unpaired
-/// surrogate the kernel flags is handled alone by the scalar core (it is
+/// surrogate the kernel flags is handled alone by the reference core (it is
 /// unpaired, so its window is the one unit).
 pub(crate) fn encode_utf16(
     k: &Kernels,
@@ -646,7 +649,7 @@ impl Output<u8> for EncodeLatin1<'_> {
     }
     fn scalar(&mut self, src: &[u8], _last: bool) -> Progress {
         let mut sink = SliceSink::new(&mut self.dst[self.written..]);
-        let p = crate::scalar::latin1::encode(src, &mut sink);
+        let p = crate::reference::latin1::encode(src, &mut sink);
         self.written += p.written;
         p
     }
@@ -656,7 +659,7 @@ impl Output<u8> for EncodeLatin1<'_> {
 }
 
 /// Latin-1 to UTF-8 with the tier's own kernel, if it has one. The kernel
-/// stops only for lack of room; the scalar core then fills the rest exactly.
+/// stops only for lack of room; the reference core then fills the rest exactly.
 pub(crate) fn encode_latin1(k: &Kernels, src: &[u8], dst: &mut [u8]) -> Option<Progress> {
     let fast = k.encode_latin1()?;
     let mut out = EncodeLatin1 {
@@ -684,7 +687,7 @@ impl Output<u8> for DecodeLatin1<'_> {
     fn scalar(&mut self, src: &[u8], last: bool) -> Progress {
         let mut sink = SliceSink::new(&mut self.dst[self.written..]);
         let more = self.more_input && last;
-        let p = crate::scalar::latin1::decode(src, &mut sink, self.policy, more);
+        let p = crate::reference::latin1::decode(src, &mut sink, self.policy, more);
         self.written += p.written;
         p
     }

@@ -8,8 +8,8 @@
 //! safe ([`Fast::run`]), because the methods here supply every other
 //! precondition (an output pointer with its slice's length).
 
-use crate::contract::{FastStop, Stops, Utf8Stats};
 use super::Tier;
+use crate::contract::{FastStop, Stops, Utf8Stats};
 
 /// Decodes a valid prefix of `src` into the `cap` code points at `out`.
 pub(crate) type DecodeKernel = unsafe fn(src: &[u8], out: *mut u32, cap: usize) -> FastStop;
@@ -76,7 +76,7 @@ pub(crate) const WIDEN_MAX: usize = 64;
 #[derive(Clone, Copy)]
 pub(crate) struct Fast<F>(F);
 
-/// A set of fast kernels; `None` entries fall back to the scalar core.
+/// A set of fast kernels; `None` entries fall back to the reference core.
 pub(crate) struct Kernels {
     tier: Tier,
     validate: Option<ScanKernel<u8>>,
@@ -104,7 +104,7 @@ pub(crate) struct Kernels {
 }
 
 /// The kernels of a vector tier, in [`Kernels`]' order; a `None` runs the
-/// scalar core's code for that operation (or a loop the compiler
+/// reference core's code for that operation (or a loop the compiler
 /// vectorises). The x86-64 tiers have every entry but those marked below;
 /// NEON has every entry but `stats` and `utf16_len` (as SSE4.2).
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))] // Only vector tiers make tables.
@@ -124,7 +124,7 @@ pub(crate) struct Table {
     pub encode: Option<EncodeKernel>,
     /// `None` encodes through UCS-4.
     pub encode_utf16: Option<EncodeU16Kernel>,
-    /// `None` encodes the dialect's pairs in the scalar core.
+    /// `None` encodes the dialect's pairs in the reference core.
     pub encode_utf16_cesu: Option<EncodeCesuKernel>,
     /// `None` encodes through UCS-4.
     pub encode_latin1: Option<Latin1Kernel>,

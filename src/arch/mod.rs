@@ -3,7 +3,7 @@
 //! Every fast kernel has the same shape: it runs over a *valid prefix* of its
 //! input at full speed and stops, at a character boundary, before the first
 //! block in which it sees an error (or before it would overrun the output).
-//! [`driver`] then hands a few bytes around the error to the scalar core,
+//! [`driver`] then hands a few bytes around the error to the reference core,
 //! which applies the caller's policy exactly, and restarts the kernel after
 //! them. Valid input never leaves the fast path, and an error costs one short
 //! scalar window, so precise errors and non-strict policies are nearly free.
@@ -27,16 +27,17 @@ use core::sync::atomic::{AtomicI8, AtomicPtr, Ordering};
 
 use crate::contract::{FastStop, Stops, Utf8Stats};
 use crate::{EncodePolicy, Policy, Progress};
+pub(crate) use kernels::Kernels;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) use kernels::Table;
 use kernels::SCALAR;
-pub(crate) use kernels::Kernels;
 
 /// An instruction-set tier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Tier {
-    /// The portable, safe scalar core (the reference for every other tier).
+    /// The portable tier: safe Rust on any CPU, which the compiler
+    /// vectorises where it can (the tier the others are tested against).
     Scalar,
     /// x86-64 SSE4.2 with SSSE3 (every x86-64 CPU since about 2009).
     Sse42,
@@ -423,7 +424,7 @@ impl Engine {
         } else {
             // The error is within a few bytes: the reference finds it
             // exactly.
-            let p = crate::scalar::validate::validate(&src[stop.read..], more_input);
+            let p = crate::reference::validate::validate(&src[stop.read..], more_input);
             let status = match p.status {
                 crate::Status::IllFormed(mut e) => {
                     e.valid_up_to += stop.read;
@@ -440,7 +441,7 @@ impl Engine {
         };
         let count = |bytes: &[u8]| {
             self.stats_kernel(bytes)
-                .unwrap_or_else(|| crate::scalar::classify::stats_of(bytes))
+                .unwrap_or_else(|| crate::reference::classify::stats_of(bytes))
         };
         if counted_to > progress.read {
             // The kernel counted a group whose last bytes turned out to

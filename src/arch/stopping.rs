@@ -15,7 +15,7 @@
 use super::Engine;
 use crate::contract::{FastStop, Stops};
 use crate::portable::ascii;
-use crate::scalar::segment::is_continuation;
+use crate::reference::segment::is_continuation;
 use crate::{ByteOrder, Policy, Progress, Status};
 
 /// Bytes searched ahead of the kernel at a time: well within L1.
@@ -78,7 +78,7 @@ pub(crate) fn run(
             };
         }
         if stop.read < take {
-            // Out of room, or the last bytes left to the scalar core.
+            // Out of room, or the last bytes left to the reference core.
             return FastStop {
                 read,
                 written,

@@ -1,4 +1,4 @@
-//! Safe split points in a dialect, as [`crate::scalar::boundary`] finds them
+//! Safe split points in a dialect, as [`crate::reference::boundary`] finds them
 //! in RFC 3629.
 //!
 //! A position is a boundary when a segment starts there (or it is the end),
@@ -11,7 +11,7 @@
 //! 3 of a high surrogate) and walking the segments forward from it.
 
 use super::segment::next_segment_in;
-use crate::scalar::segment::{is_continuation, Segment};
+use crate::reference::segment::{is_continuation, Segment};
 use crate::Dialect;
 
 /// Whether `src` is a high surrogate's 3 bytes (ED A0..AF cont).

@@ -1,12 +1,12 @@
 //! The CESU-8 and Modified UTF-8 encoders of UTF-16 on every tier: the
 //! whole conversion against the scalar tier, and each tier's kernel alone
-//! against the scalar core, on random units of every kind (ASCII, 0, 2-
+//! against the reference core, on random units of every kind (ASCII, 0, 2-
 //! and 3-byte BMP units, pairs, lone and reversed surrogates) at every
 //! alignment, in both byte orders, under every policy, with every output
 //! size.
 
 use super::encode;
-use crate::scalar::sink::SliceSink;
+use crate::reference::sink::SliceSink;
 use crate::{ByteOrder, Dialect, EncodePolicy, Engine, Progress, Status, Tier};
 
 const POLICIES: [EncodePolicy; 5] = [
@@ -91,7 +91,7 @@ fn check(e: &Engine, scalar: &Engine, d: Dialect, src: &[u16], order: ByteOrder,
     for policy in POLICIES {
         for more in [false, true] {
             let p = scalar.encode_utf16_in(d, src, Some(&mut want), policy, order, more);
-            // The scalar tier is the scalar core over the whole input.
+            // The scalar tier is the reference core over the whole input.
             let sink = &mut SliceSink::new(&mut out);
             assert_eq!(encode::encode_utf16(d, src, sink, policy, order, more), p);
             assert_eq!(&out[..p.written], &want[..p.written]);
@@ -176,7 +176,7 @@ fn cesu_encoding_at_every_output_size() {
     }
 }
 
-/// The scalar core on `src` with strict errors and more input to come:
+/// The reference core on `src` with strict errors and more input to come:
 /// where a kernel must stop, and what it must write before.
 fn reference(d: Dialect, src: &[u16], order: ByteOrder) -> (Progress, Vec<u8>) {
     let mut want = vec![0u8; 6 * src.len()];
@@ -223,7 +223,7 @@ fn cesu_kernels_alone_match_the_scalar_core() {
                         match p.status {
                             Status::Done => assert_eq!(stop.flagged, None, "{what}"),
                             // A high surrogate that ends the input: flagged
-                            // or not, the scalar core decides.
+                            // or not, the reference core decides.
                             Status::Incomplete { .. } => {}
                             _ => assert_eq!(stop.flagged, Some(stop.read), "{what}"),
                         }

@@ -1,5 +1,5 @@
 //! The standard fast paths over the stretches a dialect shares with RFC
-//! 3629, the dialect's scalar core over the rest.
+//! 3629, the dialect's reference core over the rest.
 //!
 //! Each trip runs the tier's RFC 3629 kernel, strict and expecting more
 //! input, on the input up to the next form [`super::scan`] says it must not
@@ -7,7 +7,7 @@
 //! itself: see [`Leg::fast`]). Whatever it stops at (an ill-formed sequence by RFC 3629, a cut
 //! sequence, or that form) starts a dialect segment: everything before it
 //! is RFC 3629 UTF-8 with none of the dialect's special forms, which every
-//! dialect reads and writes alike. The dialect's scalar core then takes a
+//! dialect reads and writes alike. The dialect's reference core then takes a
 //! window from there to a dialect boundary [`WINDOW`] elements on, applies
 //! the policy, and the kernel resumes after it. A window cut at a boundary
 //! gives exactly the output of the whole (see [`super::boundary`]).
@@ -15,21 +15,21 @@
 use super::scan::Stretch;
 use crate::{Dialect, Progress, Status};
 
-/// Elements the scalar core takes past each stop, at first: a text dense
+/// Elements the reference core takes past each stop, at first: a text dense
 /// with the dialect's forms doubles it at each stop the kernel makes
 /// within [`DENSE`] elements, up to [`MAX_WINDOW`], and stays in the
-/// scalar core instead of paying a kernel call per form.
+/// reference core instead of paying a kernel call per form.
 pub(super) const WINDOW: usize = 32;
 const MAX_WINDOW: usize = 4096;
 const DENSE: usize = 256;
 
-/// One conversion in a dialect: its standard fast path and scalar core.
+/// One conversion in a dialect: its standard fast path and reference core.
 pub(super) trait Leg<In> {
     /// The tier's RFC 3629 kernel on `src`, strict, more input expected;
     /// appends to the output. A kernel that stops at the dialect's forms
     /// itself returns `Done` short of the end of `src` where it stopped.
     fn fast(&mut self, src: &[In]) -> Progress;
-    /// The dialect's scalar core on `src`; appends to the output.
+    /// The dialect's reference core on `src`; appends to the output.
     fn scalar(&mut self, src: &[In], more_input: bool) -> Progress;
     /// Output units so far.
     fn written(&self) -> usize;
@@ -61,14 +61,14 @@ pub(super) fn drive<In, L: Leg<In>>(
         if limit > read {
             let p = leg.fast(&src[read..limit]);
             read += p.read;
-            // An "incomplete" at the end still needs the scalar core: the
+            // An "incomplete" at the end still needs the reference core: the
             // caller may not expect more input.
             let finished = p.status == Status::Done && read == src.len();
             if finished || p.status == Status::OutputFull {
                 return at(p.status, read, leg.written(), handled);
             }
             if p.status == Status::Done && read == limit && !hit {
-                // Only the end of a scan: nothing for the scalar core.
+                // Only the end of a scan: nothing for the reference core.
                 continue;
             }
             // Else the fast path stopped short of `limit`: at an error by

@@ -1,10 +1,10 @@
 //! Code points and UTF-16 to each dialect: the reference the fast paths
 //! fall back to for the units they leave alone.
 
-use crate::scalar::encode::unit_error;
-use crate::scalar::legacy::unescape;
-use crate::scalar::sink::Sink;
-use crate::scalar::utf16::{Next, Units};
+use crate::reference::encode::unit_error;
+use crate::reference::legacy::unescape;
+use crate::reference::sink::Sink;
+use crate::reference::utf16::{Next, Units};
 use crate::{ByteOrder, Dialect, EncodePolicy, ErrorKind, Progress, Status};
 
 /// Writes the shortest form of `value` (< 2^31) in RFC 2044's table to the

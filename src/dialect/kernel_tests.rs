@@ -148,7 +148,7 @@ fn pair_kernels_take_exactly_the_leading_pairs() {
                     && whole.min(fits) * 6 + 15 <= src.len()
                 {
                     // The two-pair steps of SSE4.1 (NEON has no pair kernel
-                    // yet: it takes none, and the scalar core takes them).
+                    // yet: it takes none, and the reference core takes them).
                     assert!(whole.min(fits) - n <= 2, "took {n} of {whole}: {ctx:?}");
                 }
                 assert_eq!(&out[..2 * n], &units[..2 * n], "{ctx:?}");

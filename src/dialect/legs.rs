@@ -1,5 +1,5 @@
 //! The conversions in a dialect as [`Leg`]s of the driver: each one's
-//! RFC 3629 kernel and the dialect's scalar core, writing to the same
+//! RFC 3629 kernel and the dialect's reference core, writing to the same
 //! output.
 
 use super::driver::Leg;
@@ -8,9 +8,9 @@ use super::pairs::{interleave, pair_at, scalar_of, Step};
 use super::scan::stops;
 use super::segment::ToUtf16;
 use crate::contract::FastStop;
-use crate::scalar::decode::decode_with;
-use crate::scalar::sink::{CountSink, SliceSink};
-use crate::scalar::utf16::Utf16Sink;
+use crate::reference::decode::decode_with;
+use crate::reference::sink::{CountSink, SliceSink};
+use crate::reference::utf16::Utf16Sink;
 use crate::{ByteOrder, Dialect, EncodePolicy, Engine, Policy, Progress};
 
 pub(super) struct Ucs4<'a> {
@@ -258,7 +258,7 @@ impl Leg<u16> for EncodeUtf16<'_> {
                 .encode_utf16_cesu_kernel(src, dst, order.swaps(), mutf8)
             {
                 // Where it stopped (an unpaired surrogate, a high one that
-                // ends the input, or no room), the scalar core goes on.
+                // ends the input, or no room), the reference core goes on.
                 self.written += stop.written;
                 return progress(stop.read, stop.written);
             }
@@ -315,7 +315,7 @@ pub(super) fn has_pairs(dialect: Dialect) -> bool {
 }
 
 /// The fast path's progress from a stopping kernel: wherever it stopped
-/// (at a stop or an error it flagged, or for room), the scalar core goes
+/// (at a stop or an error it flagged, or for room), the reference core goes
 /// on, and reports what the kernel could not.
 fn from_stop(stop: FastStop) -> Progress {
     progress(stop.read, stop.written)

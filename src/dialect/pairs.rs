@@ -4,7 +4,7 @@
 //! with a tight loop and leaves the general dialect decoder everything
 //! else, cut at the next high surrogate (a segment start, so a boundary).
 
-use crate::scalar::segment::is_continuation;
+use crate::reference::segment::is_continuation;
 use crate::{Progress, Status};
 
 /// The two UTF-16 units of the pair of 3-byte surrogates at the start of
@@ -36,7 +36,7 @@ pub(super) enum Step {
     /// Take the run of pairs at the start of the slice, as far as they fit;
     /// `read` is a multiple of 6.
     Pairs,
-    /// Decode the slice with the dialect's scalar core.
+    /// Decode the slice with the dialect's reference core.
     Rest { more_input: bool },
 }
 

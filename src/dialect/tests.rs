@@ -1,21 +1,21 @@
-//! Every tier's dialect paths against the dialect's scalar core run over
+//! Every tier's dialect paths against the dialect's reference core run over
 //! the whole input, on every short input and on sequences of the forms
 //! each dialect treats specially; chunked decoding at every split point;
 //! and the boundary property (cutting at a boundary changes nothing).
 
 use super::boundary::{is_boundary, next_boundary, prev_boundary};
 use super::encode;
+use crate::reference::decode::decode_with;
+use crate::reference::sink::{CountSink, SliceSink};
+use crate::reference::utf16::Utf16Sink;
 use crate::samples::POLICIES;
-use crate::scalar::decode::decode_with;
-use crate::scalar::sink::{CountSink, SliceSink};
-use crate::scalar::utf16::Utf16Sink;
 use crate::{ByteOrder, Dialect, EncodePolicy, Engine, Policy, Progress, Status, Tier};
 
 fn engines() -> Vec<Engine> {
     Tier::ALL.into_iter().filter_map(Engine::new).collect()
 }
 
-/// The scalar core over the whole input, to code points.
+/// The reference core over the whole input, to code points.
 fn reference_ucs4(d: Dialect, src: &[u8], policy: Policy, more: bool) -> (Progress, Vec<u32>) {
     let mut out = vec![0; src.len()];
     let p = decode_with(d, src, &mut SliceSink::new(&mut out), policy, more);
@@ -182,7 +182,7 @@ fn special_forms_amid_long_text_on_every_tier() {
 
 /// Runs of CESU-8 pairs (a text of Emoji), which every leg hands to the
 /// tier's pair kernel, broken at every phase by each token, decoded,
-/// counted and validated on every tier as the scalar core does.
+/// counted and validated on every tier as the reference core does.
 #[test]
 fn runs_of_pairs_broken_anywhere_on_every_tier() {
     let engines = engines();
@@ -250,7 +250,7 @@ fn boundaries_split_without_changing_the_output() {
         for d in Dialect::ALL {
             if d == Dialect::Standard {
                 for pos in 0..=src.len() {
-                    let std = crate::scalar::boundary::next_boundary(src, pos);
+                    let std = crate::reference::boundary::next_boundary(src, pos);
                     assert_eq!(next_boundary(d, src, pos), std, "{src:02X?} {pos}");
                 }
             }
@@ -273,7 +273,7 @@ fn boundaries_split_without_changing_the_output() {
     }
 }
 
-/// What the code points encode to, on each tier, against the scalar core.
+/// What the code points encode to, on each tier, against the reference core.
 #[test]
 fn encoding_on_every_tier_matches_the_scalar_core() {
     let specials = [

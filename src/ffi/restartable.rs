@@ -21,8 +21,8 @@ use core::slice;
 
 use super::buffers::{output_up_to, Output};
 use super::errno::{fail, set_errno, FAILED};
-use crate::scalar::encode::unit_bytes;
-use crate::scalar::segment::{next_segment, Segment};
+use crate::reference::encode::unit_bytes;
+use crate::reference::segment::{next_segment, Segment};
 use crate::{EncodePolicy, Policy, Status};
 use libc::wchar_t;
 

@@ -1,12 +1,12 @@
 //! Classification: the tier's validator, then one counting pass over the
-//! well-formed prefix (see `scalar::classify` for why the largest byte
+//! well-formed prefix (see `reference::classify` for why the largest byte
 //! gives the widest character). The scalar tier takes the same way, with
 //! the portable validator and the counting loops compiled for the baseline
 //! (classification 6x-15x the reference core's speed, the UTF-16 length of
 //! UTF-8 19x); the tests below hold it to the reference core.
 
 use super::loops::{utf8_len_of_utf16, utf8_stats};
-use crate::scalar::classify::width_of_max;
+use crate::reference::classify::width_of_max;
 use crate::{ByteOrder, Classification, Engine};
 
 impl Engine {
@@ -49,8 +49,8 @@ impl Engine {
 /// without damage, and in every byte order.
 #[cfg(test)]
 mod tests {
+    use crate::reference::{classify::classify as reference, utf16};
     use crate::samples::{text, Rng};
-    use crate::scalar::{classify::classify as reference, utf16};
     use crate::{ByteOrder, Engine, Tier};
 
     fn units(rng: &mut Rng, len: usize) -> Vec<u16> {

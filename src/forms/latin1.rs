@@ -2,8 +2,8 @@
 
 use super::loops::{ascii_blocks, narrow_latin1, widen_u8};
 use super::{is_scalar_tier, through_ucs4, Narrow, Taken, CHUNK, SHORT_BUF};
-use crate::scalar::latin1 as reference;
-use crate::scalar::sink::CountSink;
+use crate::reference::latin1 as reference;
+use crate::reference::sink::CountSink;
 use crate::{EncodePolicy, Engine, Latin1Policy, Policy, Progress, Status};
 
 /// Latin-1 output: a buffer, or a count.
@@ -268,8 +268,8 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reference::sink::SliceSink;
     use crate::samples::Rng;
-    use crate::scalar::sink::SliceSink;
     use crate::Tier;
 
     /// Runs of ASCII, characters up to U+00FF and (rarely) above, then

@@ -14,8 +14,8 @@
 //! - encoding UTF-16, where code points and units differ: an offset in the
 //!   buffer maps back to units by counting the pairs before it.
 //!
-//! The scalar tier runs the reference core (`scalar::utf16`,
-//! `scalar::latin1`, `scalar::classify`) directly; the tier tests hold every
+//! The scalar tier runs the reference core (`reference::utf16`,
+//! `reference::latin1`, `reference::classify`) directly; the tier tests hold every
 //! other tier to it.
 
 mod classify;
@@ -24,7 +24,7 @@ mod loops;
 mod sizes;
 mod utf16;
 
-use crate::scalar::segment::{next_segment, Segment};
+use crate::reference::segment::{next_segment, Segment};
 use crate::{Engine, Policy, Progress, Status, Tier};
 
 /// Code points per trip through the stack buffer: long enough that the
@@ -141,7 +141,7 @@ pub(crate) fn through_ucs4<N: Narrow>(
                 Status::IllFormed(crate::Utf8Error {
                     valid_up_to: at,
                     kind: crate::ErrorKind::NotRepresentable,
-                    len: crate::scalar::segment::sequence_len(src[at]),
+                    len: crate::reference::segment::sequence_len(src[at]),
                 })
             } else {
                 Status::OutputFull
@@ -196,7 +196,7 @@ fn chunk_end(src: &[u8], read: usize) -> usize {
     }
     (limit - 3..=limit)
         .rev()
-        .find(|&i| !crate::scalar::segment::is_continuation(src[i]))
+        .find(|&i| !crate::reference::segment::is_continuation(src[i]))
         .unwrap_or(limit)
 }
 

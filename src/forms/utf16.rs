@@ -4,9 +4,9 @@ use super::loops::{
     ascii_blocks, ascii_unit_blocks, has_surrogate, narrow_ascii, valid_utf16_prefix, widen_u16,
 };
 use super::{is_scalar_tier, through_ucs4, Narrow, Taken, CHUNK, SHORT_BUF};
-use crate::scalar::decode as scalar_decode;
-use crate::scalar::sink::CountSink;
-use crate::scalar::utf16::{self as reference, Next, Units, Utf16Sink};
+use crate::reference::decode as reference_decode;
+use crate::reference::sink::CountSink;
+use crate::reference::utf16::{self as reference, Next, Units, Utf16Sink};
 use crate::{ByteOrder, EncodePolicy, Engine, Policy, Progress, Status};
 
 /// The UTF-16 size of decoded UTF-8 (`decode_utf16_len`): the units of
@@ -67,7 +67,7 @@ impl Engine {
     pub fn decode_utf16_len(&self, src: &[u8], policy: Policy, more_input: bool) -> Progress {
         if is_scalar_tier(self) {
             let mut sink = Utf16Sink::new(CountSink::default(), ByteOrder::Native);
-            return scalar_decode::decode(src, &mut sink, policy, more_input);
+            return reference_decode::decode(src, &mut sink, policy, more_input);
         }
         let mut out = Utf16Count {
             engine: *self,
@@ -446,8 +446,8 @@ fn gather(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reference::sink::SliceSink;
     use crate::samples::{text, Rng, ENCODE_POLICIES, POLICIES};
-    use crate::scalar::sink::SliceSink;
     use crate::Tier;
 
     /// UTF-16 of characters of every UTF-8 length, with `damage` units
@@ -489,7 +489,7 @@ mod tests {
                             let mut b = vec![0xAAAAu16; cap];
                             let pa = e.decode_utf16(&src, &mut a, policy, order, more);
                             let mut sink = Utf16Sink::new(SliceSink::new(&mut b), order);
-                            let pb = scalar_decode::decode(&src, &mut sink, policy, more);
+                            let pb = reference_decode::decode(&src, &mut sink, policy, more);
                             let what = format!("{src:02X?} {policy:?} {order:?} {more} {cap}");
                             assert_eq!(pa, pb, "{what}");
                             assert_eq!(a, b, "{what}");

@@ -33,7 +33,7 @@ mod tests {
             let v: Vec<u8> = (0..len).map(|_| rng.below(256) as u8).collect();
             assert_eq!(
                 count_leads(&v),
-                crate::scalar::validate::count_leads(&v),
+                crate::reference::validate::count_leads(&v),
                 "{len}"
             );
         }

@@ -299,9 +299,9 @@ pub(crate) fn encode_valid(src: &[u32], dst: &mut [u8]) -> FastStop {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reference::encode::encode;
+    use crate::reference::sink::{CountSink, SliceSink};
     use crate::samples::Rng;
-    use crate::scalar::encode::encode;
-    use crate::scalar::sink::{CountSink, SliceSink};
     use crate::{EncodePolicy, Status};
 
     /// Units of every UTF-8 length, ASCII with probability `ascii`%, and

@@ -123,7 +123,7 @@ pub(crate) use reference::Reference;
 #[cfg(test)]
 mod reference {
     use super::{Form, Ucs4, Utf16};
-    use crate::scalar::{decode::decode, sink::SliceSink, utf16::Utf16Sink};
+    use crate::reference::{decode::decode, sink::SliceSink, utf16::Utf16Sink};
     use crate::{ByteOrder, Policy, Progress};
 
     /// The reference core's strict decoding of `src` into `cap` units of

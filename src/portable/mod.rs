@@ -5,7 +5,7 @@
 //! Like a vector kernel, each function here runs over a *valid prefix* of
 //! its input and stops at a character boundary before the first error, a cut
 //! sequence or a full output; the driver then hands the next few bytes to
-//! the reference core in [`crate::scalar`], which applies the policy and
+//! the reference core in [`crate::reference`], which applies the policy and
 //! reports the error exactly. So these loops handle only well-formed text,
 //! need no policy, and are tested against the reference on every input the
 //! tier tests build (`cargo test` runs this module's own comparisons too).

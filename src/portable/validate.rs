@@ -23,7 +23,7 @@
 //! text always predicts, runs as fast as the DFA.
 
 use super::ascii::{block_is_ascii, BLOCK};
-use crate::scalar::segment::is_continuation;
+use crate::reference::segment::is_continuation;
 
 const ACCEPT: u32 = 0;
 const REJECT: u32 = 6;

@@ -85,7 +85,7 @@ pub(crate) fn valid_prefix_in(src: &[u16], swap: bool) -> usize {
 #[cfg(test)]
 mod tests {
     use super::valid_prefix;
-    use crate::scalar::utf16::validate;
+    use crate::reference::utf16::validate;
     use crate::{ByteOrder, Status};
 
     /// Holds `valid_prefix` to its contract on `units` (native order) and

@@ -21,7 +21,7 @@
 //! out exactly: the first vector's 16 bytes (the output has 16 or more),
 //! then the output's last 16 bytes, read back from a stack buffer that
 //! holds the two vectors joined. The last 15 bytes or fewer are left to
-//! the scalar core (the driver's `run`).
+//! the reference core (the driver's `run`).
 //!
 //! # UTF-8 to Latin-1 ([`decode_latin1`])
 //!
@@ -47,10 +47,10 @@
 //! A block with anything else ends the kernel before the block (after
 //! the carried continuation), flagging three bytes past the first bad
 //! byte (so that the scalar window takes in the whole sequence that a bad
-//! lead starts). The scalar core then applies the policy to that window,
+//! lead starts). The reference core then applies the policy to that window,
 //! writing what of the block is good, and the kernel resumes after it.
 //! The blocks run while 17 bytes or more remain (the byte after the block
-//! is always there); the rest is left to the scalar core.
+//! is always there); the rest is left to the reference core.
 
 use core::arch::aarch64::*;
 

@@ -95,7 +95,7 @@ unsafe fn count_leads(src: &[u8]) -> usize {
         // SAFETY: a register operation.
         n += usize::from(unsafe { vaddlvq_u8(acc) });
     }
-    n + crate::scalar::validate::count_leads(&src[i..])
+    n + crate::reference::validate::count_leads(&src[i..])
 }
 
 /// Decodes the longest valid prefix of `src` into the `cap` code points at

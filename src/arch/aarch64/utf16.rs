@@ -24,9 +24,9 @@
 //!   at a time ([`units`]), pairs joined; a pair that starts in the block's
 //!   last unit is taken whole (so the next block starts after it, a pair is
 //!   never split). An unpaired surrogate stops the kernel and is flagged
-//!   for the scalar core, which applies the caller's policy to it; a high
+//!   for the reference core, which applies the caller's policy to it; a high
 //!   surrogate that ends the input stops it unflagged (with more input to
-//!   come it may be paired: the scalar core decides).
+//!   come it may be paired: the reference core decides).
 //!
 //! The last 15 units or fewer, and anything once the room is short, are
 //! written one character at a time too, exactly where the room ends.

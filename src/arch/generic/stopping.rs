@@ -8,9 +8,9 @@
 
 use crate::arch::kernels::{DecodeKernel, DecodeU16Kernel, FindByteKernel};
 
-use crate::contract::Stops;
 use crate::arch::stopping::run;
 use crate::contract::FastStop;
+use crate::contract::Stops;
 
 /// Widens the plain blocks at the start of a slice into the `cap` units
 /// at the pointer (swapped with the first flag; 00 a stop with the second).

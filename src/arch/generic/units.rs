@@ -1,6 +1,6 @@
 //! UTF-16 to UTF-8 one character at a time, exactly: for the blocks with
 //! surrogates that the vector encoders do not take whole, and for their
-//! last few units, which the driver's scalar core (policies, sinks) would
+//! last few units, which the driver's reference core (policies, sinks) would
 //! take at several times the cost per character; and one code point's
 //! UTF-8 or UTF-16, for the same ends of the decoders and encoders.
 
@@ -86,7 +86,7 @@ pub(crate) enum Units {
     Done(usize, usize),
     /// Stopped: the kernel returns this. At an unpaired surrogate
     /// (flagged), at a high surrogate that ends the input (its pair may come
-    /// with more input: the scalar core decides), or where the room ends.
+    /// with more input: the reference core decides), or where the room ends.
     Stop(FastStop),
 }
 
@@ -150,7 +150,7 @@ pub(crate) unsafe fn encode_units_in<const SWAP: bool, const MODE: u8>(
             continue;
         }
         let n = 1 + usize::from(c >= 0x80) + usize::from(c >= 0x800) + usize::from(c >= 0x1_0000);
-        // The scalar core stops exactly where the room ends.
+        // The reference core stops exactly where the room ends.
         if cap - written < n {
             return stop(pos, written, None);
         }

@@ -9,7 +9,7 @@
 //! follows and the room after it holds that block's largest output: the
 //! next block then stores 16 bytes or more from where this one ends, over
 //! the zeros. Otherwise it is stored exactly. The last 15 bytes or fewer
-//! are left to the scalar core (the driver's `run`).
+//! are left to the reference core (the driver's `run`).
 
 use core::arch::x86_64::*;
 
@@ -138,10 +138,10 @@ fn compact(values: __m256i, keep: u32) -> [Lanes; 2] {
 /// against the byte after it, the pair is joined into the lead's byte, and
 /// continuation bytes are dropped by a `pshufb` per 8 bytes. A block of
 /// other bytes, or a lead without its continuation, ends the run at that
-/// byte; the scalar core then applies the policy and the kernel resumes
+/// byte; the reference core then applies the policy and the kernel resumes
 /// after it. A lead in a block's last byte takes its continuation from the
 /// next block, which then skips that byte (`carry`). Stores are exact. The
-/// last 31 bytes or fewer are left to the scalar core.
+/// last 31 bytes or fewer are left to the reference core.
 ///
 /// # Safety
 /// The CPU must support the enabled features; `out` points to `cap` writable

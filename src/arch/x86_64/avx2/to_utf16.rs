@@ -64,7 +64,7 @@ unsafe fn decode<const SWAP: bool>(src: &[u8], out: *mut u16, cap: usize) -> Fas
         (read, written) = (read + run, written + run);
         let want = BUF.min((cap - written) / 2);
         if want == 0 || read == src.len() {
-            // Left to the scalar core: the end, or a last unit of room.
+            // Left to the reference core: the end, or a last unit of room.
             return FastStop {
                 read,
                 written,
@@ -87,7 +87,7 @@ unsafe fn decode<const SWAP: bool>(src: &[u8], out: *mut u16, cap: usize) -> Fas
             };
         }
         if stop.read == 0 {
-            // The decoder left the rest to the scalar core (the last bytes,
+            // The decoder left the rest to the reference core (the last bytes,
             // or a character its room cannot hold).
             return FastStop {
                 read,

@@ -19,11 +19,11 @@
 //!
 //! A step never splits a pair, so every stop lies between characters. The
 //! surrogate step stops before an unpaired surrogate and flags it for the
-//! scalar core, which applies the caller's policy to it alone. The last 15
+//! reference core, which applies the caller's policy to it alone. The last 15
 //! units or fewer are written one character at a time
 //! (`units::encode_units_in`, several times cheaper per character than the
-//! driver's scalar core); a step whose bytes would not fit is left to the
-//! scalar core (the driver's `run`): the kernel returns without a flag.
+//! driver's reference core); a step whose bytes would not fit is left to the
+//! reference core (the driver's `run`): the kernel returns without a flag.
 //!
 //! Every store is exact, as in the UCS-4 encoder: no byte lands past
 //! `written`.

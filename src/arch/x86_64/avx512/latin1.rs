@@ -121,7 +121,7 @@ pub(super) unsafe fn encode_latin1(src: &[u8], out: *mut u8, cap: usize) -> Fast
 /// UTF-8 to Latin-1, 64 bytes a step, for text made of ASCII and the
 /// two-byte characters U+0080..U+00FF (leads C2 and C3). A block of other
 /// bytes, or a lead without its continuation byte, ends the run at that
-/// byte; the scalar core then applies the policy (an error, a character
+/// byte; the reference core then applies the policy (an error, a character
 /// above U+00FF, a replacement) and the kernel resumes after it.
 ///
 /// A lead in a block's last byte takes its continuation from the next

@@ -7,7 +7,7 @@
 //! by a low one in lane `j+1` becomes the scalar in lane `j`, and lane `j+1`
 //! writes no bytes; then the UCS-4 encoder's lane encoding
 //! ([`utf8_lanes`]) and one VPCOMPRESSB write the step. A step stops before
-//! an unpaired surrogate, which it flags for the scalar core's policy, and
+//! an unpaired surrogate, which it flags for the reference core's policy, and
 //! before a high surrogate in its last lane when more units follow, so
 //! that a pair is never split between steps.
 //!

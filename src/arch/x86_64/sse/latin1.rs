@@ -11,7 +11,7 @@
 //! this block's output holds that block's largest output (32 bytes): the
 //! next block then stores 16 bytes or more from where this one ends, over
 //! the (at most 8) zeros. Otherwise the block goes out exactly, through a
-//! stack buffer. The last 15 bytes or fewer are left to the scalar core (the
+//! stack buffer. The last 15 bytes or fewer are left to the reference core (the
 //! driver's `run`).
 //!
 //! UTF-8 to Latin-1 ([`decode_latin1`]), 32 bytes (two vectors) a step, for
@@ -20,7 +20,7 @@
 //! continuation bytes and the leads. Every lead must be followed by a
 //! continuation and every continuation must follow a lead ([`run_end`]); the
 //! first byte that breaks this, or any other non-ASCII byte, ends the run
-//! before it (or before the lead it should have continued). The scalar core
+//! before it (or before the lead it should have continued). The reference core
 //! then applies the policy and the kernel resumes after it. A lead and the
 //! byte after it are joined into the lead's byte, `((lead & 3) << 6) |
 //! (cont & 0x3F)`; a lead in the last byte takes its continuation from the
@@ -30,7 +30,7 @@
 //! bytes. The four groups are stored exactly ([`store_groups`]): 8-byte
 //! stores, each over the zeros after the one before, and the step's last 8
 //! bytes from a second `pshufb` ([`TAIL`]). The last 31 bytes or fewer are
-//! left to the scalar core.
+//! left to the reference core.
 
 use core::arch::x86_64::*;
 

@@ -23,9 +23,9 @@
 //!   dropped by a table shuffle, through the UCS-4 encoder's lane block
 //!   (one character at a time in the last 8 units, as are the last units of
 //!   the input, by `units::encode_units_in`). An unpaired surrogate
-//!   stops the kernel and is flagged for the scalar core, which applies the
+//!   stops the kernel and is flagged for the reference core, which applies the
 //!   caller's policy to it; a high surrogate that ends the input is left to
-//!   the scalar core unflagged (with more input to come it is incomplete).
+//!   the reference core unflagged (with more input to come it is incomplete).
 //!
 //! A block is stored as whole vectors, up to 8 bytes past its output (12
 //! for the first of two blocks, which the second covers), only when the
@@ -33,7 +33,7 @@
 //! output after this one; it then writes 8 bytes or more over those.
 //! Otherwise the block is stored exactly. So when the kernel returns, no
 //! byte past `written` has changed. Output that does not fit is left to the
-//! scalar core.
+//! reference core.
 //!
 //! # CESU-8 and Modified UTF-8
 //!
@@ -192,7 +192,7 @@ unsafe fn encode<const SWAP: bool, const MODE: u8>(
 ) -> FastStop {
     let len = src.len();
     let (mut pos, mut written) = (0usize, 0usize);
-    // A block takes 24 bytes at most; with less room left, the scalar core
+    // A block takes 24 bytes at most; with less room left, the reference core
     // writes what fits.
     while len - pos >= 8 && cap - written >= 24 {
         // SAFETY: units pos..pos+8 are in bounds.
