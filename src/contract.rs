@@ -10,6 +10,7 @@
 //! handshake's vocabulary: the kernels of every tier, the portable core, the
 //! dialects and the engine import them, and they import nothing above the
 //! reference core.
+use crate::Status;
 
 /// Where a fast kernel stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,4 +118,15 @@ pub(crate) fn last_start_before(src: &[u8], i: usize) -> usize {
         .take_while(|&&b| crate::reference::segment::is_continuation(b))
         .count();
     i.saturating_sub(1 + conts)
+}
+
+/// Shifts an error found in `src[base..]` to an offset in `src`.
+pub(crate) fn rebase(status: Status, base: usize) -> Status {
+    match status {
+        Status::IllFormed(mut e) => {
+            e.valid_up_to += base;
+            Status::IllFormed(e)
+        }
+        other => other,
+    }
 }

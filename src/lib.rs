@@ -18,8 +18,8 @@
 mod arch;
 mod contract;
 mod dialect;
+mod engine;
 pub mod ffi;
-mod forms;
 #[cfg(feature = "capi")]
 mod panic;
 mod portable;
@@ -28,7 +28,8 @@ mod reference;
 mod samples;
 mod types;
 
-pub use arch::{Engine, Tier, TierRequest};
+pub use arch::Tier;
+pub use engine::{Engine, TierRequest};
 pub use types::{
     ByteOrder, Classification, Dialect, EncodePolicy, ErrorKind, Latin1Policy, Policy, Progress,
     Status, Utf8Error, Width, REPLACE,

@@ -10,7 +10,7 @@ use crate::{Progress, Status};
 /// The two UTF-16 units of the pair of 3-byte surrogates at the start of
 /// `src`, if there is one.
 #[inline(always)]
-pub(super) fn pair_at(src: &[u8]) -> Option<[u16; 2]> {
+pub(crate) fn pair_at(src: &[u8]) -> Option<[u16; 2]> {
     match *src {
         [0xED, h1, h2, 0xED, l1, l2, ..]
             if h1 & 0xF0 == 0xA0
@@ -27,12 +27,12 @@ pub(super) fn pair_at(src: &[u8]) -> Option<[u16; 2]> {
 
 /// The code point of a pair's units.
 #[inline(always)]
-pub(super) fn scalar_of([high, low]: [u16; 2]) -> u32 {
+pub(crate) fn scalar_of([high, low]: [u16; 2]) -> u32 {
     0x1_0000 + ((u32::from(high) - 0xD800) << 10 | (u32::from(low) - 0xDC00))
 }
 
 /// What one step of [`interleave`] asks of its output.
-pub(super) enum Step {
+pub(crate) enum Step {
     /// Take the run of pairs at the start of the slice, as far as they fit;
     /// `read` is a multiple of 6.
     Pairs,
@@ -43,7 +43,7 @@ pub(super) enum Step {
 /// Decodes `src` with `step`, alternating runs of pairs with the general
 /// decoder up to the next high surrogate. `step` gets the output written so
 /// far by this call, where it appends.
-pub(super) fn interleave(
+pub(crate) fn interleave(
     src: &[u8],
     more_input: bool,
     mut step: impl FnMut(&[u8], usize, Step) -> Progress,
@@ -80,7 +80,7 @@ pub(super) fn interleave(
                 Step::Rest { more_input: true },
             );
         }
-        let status = crate::forms::rebase(p.status, read);
+        let status = crate::contract::rebase(p.status, read);
         read += p.read;
         written += p.written;
         handled += p.handled;

@@ -44,7 +44,7 @@ fn ahead<T>(src: &[T], find: impl FnOnce(&[T]) -> usize) -> Stretch {
 
 /// All of `src`: a dialect that RFC 3629's kernels stop for by themselves,
 /// or a kernel that stops at the dialect's forms.
-pub(super) fn all<T>(src: &[T]) -> Stretch {
+pub(crate) fn all<T>(src: &[T]) -> Stretch {
     Stretch {
         take: src.len(),
         hit: false,
@@ -70,7 +70,7 @@ fn first<T: Copy>(src: &[T], hit: impl Fn(T) -> bool) -> usize {
 
 /// The bytes the decoding kernels stop at for `dialect`, if it has any that
 /// RFC 3629 accepts.
-pub(super) fn stops(dialect: Dialect) -> Option<Stops> {
+pub(crate) fn stops(dialect: Dialect) -> Option<Stops> {
     match dialect {
         Dialect::Cesu8 => Some(Stops::Fours),
         Dialect::Mutf8 => Some(Stops::FoursAndZero),

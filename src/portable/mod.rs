@@ -24,6 +24,7 @@
 //! - [`count`]: the characters of well-formed text.
 //! - [`latin1`]: Latin-1 to UTF-8.
 //! - [`utf16`]: well-formed UTF-16 to UTF-8.
+//! - [`stopping`]: the loop that stops a conversion at a dialect's forms.
 //! - [`validate_utf16`]: UTF-16 validation, pairs included, a block at a time.
 
 #![forbid(unsafe_code)]
@@ -36,6 +37,7 @@ pub(crate) mod encode;
 pub(crate) mod form;
 pub(crate) mod latin1;
 pub(crate) mod mixed;
+pub(crate) mod stopping;
 pub(crate) mod utf16;
 pub(crate) mod validate;
 pub(crate) mod validate_utf16;

@@ -1,16 +1,16 @@
 //! The stopping decoders of the vector tiers whose decoders do not stop at
 //! CESU-8's and Modified UTF-8's forms themselves (AVX2, SSE4.2 and NEON;
 //! their validators, and AVX-512's decoders, flag those forms as errors):
-//! `arch::stopping`'s loop over each tier's plain-ASCII runs (x86's and
+//! `portable::stopping`'s loop over each tier's plain-ASCII runs (x86's and
 //! aarch64's `plain_runs`), byte search and RFC 3629 decoder. Only those
 //! parts differ between tiers, so the glue is written once, here, and each
 //! tier instantiates it with [`stopping_kernels!`].
 
 use crate::arch::kernels::{DecodeKernel, DecodeU16Kernel, FindByteKernel};
 
-use crate::arch::stopping::run;
 use crate::contract::FastStop;
 use crate::contract::Stops;
+use crate::portable::stopping::run;
 
 /// Widens the plain blocks at the start of a slice into the `cap` units
 /// at the pointer (swapped with the first flag; 00 a stop with the second).

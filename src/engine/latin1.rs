@@ -1,7 +1,7 @@
 //! UTF-8 <-> Latin-1 over the tier's UCS-4 kernels.
 
+use super::chunks::{is_scalar_tier, through_ucs4, Narrow, Taken, CHUNK, SHORT_BUF};
 use super::loops::{ascii_blocks, narrow_latin1, widen_u8};
-use super::{is_scalar_tier, through_ucs4, Narrow, Taken, CHUNK, SHORT_BUF};
 use crate::reference::latin1 as reference;
 use crate::reference::sink::CountSink;
 use crate::{EncodePolicy, Engine, Latin1Policy, Policy, Progress, Status};

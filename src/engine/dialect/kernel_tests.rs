@@ -2,8 +2,8 @@
 //! the decoders that stop at CESU-8's and Modified UTF-8's forms, and the
 //! CESU-8 pair runs.
 
-use super::pairs::{pair_at, scalar_of};
 use crate::contract::{FastStop, Stops};
+use crate::dialect::pairs::{pair_at, scalar_of};
 use crate::{ByteOrder, Engine, Tier};
 
 fn engines() -> Vec<Engine> {

@@ -3,11 +3,11 @@
 //! output.
 
 use super::driver::Leg;
-use super::encode;
-use super::pairs::{interleave, pair_at, scalar_of, Step};
-use super::scan::stops;
-use super::segment::ToUtf16;
 use crate::contract::FastStop;
+use crate::dialect::encode;
+use crate::dialect::pairs::{interleave, pair_at, scalar_of, Step};
+use crate::dialect::scan::stops;
+use crate::dialect::segment::ToUtf16;
 use crate::reference::decode::decode_with;
 use crate::reference::sink::{CountSink, SliceSink};
 use crate::reference::utf16::Utf16Sink;
@@ -285,7 +285,7 @@ impl Leg<u16> for EncodeUtf16<'_> {
                 let sink = &mut SliceSink::new(&mut dst[w..]);
                 let p = encode::encode_utf16(d, &src[r..], sink, policy, order, more_input);
                 Progress {
-                    status: crate::forms::rebase(p.status, r),
+                    status: crate::contract::rebase(p.status, r),
                     read: r + p.read,
                     written: w + p.written,
                     handled: p.handled,

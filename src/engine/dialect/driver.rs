@@ -2,7 +2,7 @@
 //! 3629, the dialect's reference core over the rest.
 //!
 //! Each trip runs the tier's RFC 3629 kernel, strict and expecting more
-//! input, on the input up to the next form [`super::scan`] says it must not
+//! input, on the input up to the next form [`crate::dialect::scan`] says it must not
 //! see (or on all of it, if the kernel stops at the dialect's forms
 //! itself: see [`Leg::fast`]). Whatever it stops at (an ill-formed sequence by RFC 3629, a cut
 //! sequence, or that form) starts a dialect segment: everything before it
@@ -10,9 +10,9 @@
 //! dialect reads and writes alike. The dialect's reference core then takes a
 //! window from there to a dialect boundary [`WINDOW`] elements on, applies
 //! the policy, and the kernel resumes after it. A window cut at a boundary
-//! gives exactly the output of the whole (see [`super::boundary`]).
+//! gives exactly the output of the whole (see [`crate::dialect::boundary`]).
 
-use super::scan::Stretch;
+use crate::dialect::scan::Stretch;
 use crate::{Dialect, Progress, Status};
 
 /// Elements the reference core takes past each stop, at first: a text dense
@@ -89,7 +89,7 @@ pub(super) fn drive<In, L: Leg<In>>(
         // bytes after it (decoded here, it would be reported cut short by
         // the end of the input, the wrong kind).
         let p = leg.scalar(&src[read..end], more_input || !last);
-        let status = crate::forms::rebase(p.status, read);
+        let status = crate::contract::rebase(p.status, read);
         read += p.read;
         handled += p.handled;
         let resumable = matches!(status, Status::Done | Status::Incomplete { .. });
@@ -110,7 +110,7 @@ fn at(status: Status, read: usize, written: usize, handled: usize) -> Progress {
 
 /// The end of a scalar window over bytes starting at `read`.
 pub(super) fn byte_window(dialect: Dialect, src: &[u8]) -> impl Fn(usize, usize) -> usize + '_ {
-    move |read, n| super::boundary::next_boundary(dialect, src, (read + n).min(src.len()))
+    move |read, n| crate::dialect::boundary::next_boundary(dialect, src, (read + n).min(src.len()))
 }
 
 /// The end of a scalar window over code points or UTF-16 units starting at

@@ -8,11 +8,11 @@
 //! separately gives exactly the whole-input output), applying the policy,
 //! and the kernel resumes after it. The window is at most a handful of bytes.
 
-use super::kernels::{
+use crate::arch::kernels::{
     DecodeKernel, EncodeU16Kernel, Fast, Latin1Kernel, ScanKernel, WidenKernel, WIDEN_MAX,
 };
-use super::Kernels;
-use crate::contract::FastStop;
+use crate::arch::Kernels;
+use crate::contract::{rebase, FastStop};
 use crate::portable;
 use crate::reference;
 use crate::reference::boundary::next_boundary;
@@ -48,17 +48,6 @@ fn tiny_for_decoding(src: &[u8]) -> bool {
 /// byte.
 fn short_ascii(src: &[u8]) -> bool {
     src.len() <= 64 && src.is_ascii()
-}
-
-/// Shifts an error found in `src[base..]` to an offset in `src`.
-fn rebase(status: Status, base: usize) -> Status {
-    match status {
-        Status::IllFormed(mut e) => {
-            e.valid_up_to += base;
-            Status::IllFormed(e)
-        }
-        other => other,
-    }
 }
 
 /// Inlined into the public entry points: the short-ASCII check, the tiny

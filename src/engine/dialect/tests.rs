@@ -3,8 +3,8 @@
 //! each dialect treats specially; chunked decoding at every split point;
 //! and the boundary property (cutting at a boundary changes nothing).
 
-use super::boundary::{is_boundary, next_boundary, prev_boundary};
-use super::encode;
+use crate::dialect::boundary::{is_boundary, next_boundary, prev_boundary};
+use crate::dialect::encode;
 use crate::reference::decode::decode_with;
 use crate::reference::sink::{CountSink, SliceSink};
 use crate::reference::utf16::Utf16Sink;
@@ -26,7 +26,7 @@ fn reference_ucs4(d: Dialect, src: &[u8], policy: Policy, more: bool) -> (Progre
 fn reference_utf16(d: Dialect, src: &[u8], policy: Policy, more: bool) -> (Progress, Vec<u16>) {
     let mut out = vec![0; 2 * src.len()];
     let sink = &mut Utf16Sink::new(SliceSink::new(&mut out), ByteOrder::Native);
-    let p = decode_with(super::segment::ToUtf16(d), src, sink, policy, more);
+    let p = decode_with(crate::dialect::segment::ToUtf16(d), src, sink, policy, more);
     out.truncate(p.written);
     (p, out)
 }

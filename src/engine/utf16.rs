@@ -1,9 +1,9 @@
 //! UTF-8 <-> UTF-16 over the tier's UCS-4 kernels.
 
+use super::chunks::{is_scalar_tier, through_ucs4, Narrow, Taken, CHUNK, SHORT_BUF};
 use super::loops::{
     ascii_blocks, ascii_unit_blocks, has_surrogate, narrow_ascii, valid_utf16_prefix, widen_u16,
 };
-use super::{is_scalar_tier, through_ucs4, Narrow, Taken, CHUNK, SHORT_BUF};
 use crate::reference::decode as reference_decode;
 use crate::reference::sink::CountSink;
 use crate::reference::utf16::{self as reference, Next, Units, Utf16Sink};
@@ -232,7 +232,7 @@ impl Engine {
         let read = valid_utf16_prefix(self, src, order.swaps());
         let p = reference::validate(&src[read..], order, more_input);
         Progress {
-            status: super::rebase(p.status, read),
+            status: crate::contract::rebase(p.status, read),
             read: read + p.read,
             written: 0,
             handled: 0,

@@ -5,7 +5,7 @@
 //! alignment, in both byte orders, under every policy, with every output
 //! size.
 
-use super::encode;
+use crate::dialect::encode;
 use crate::reference::sink::SliceSink;
 use crate::{ByteOrder, Dialect, EncodePolicy, Engine, Progress, Status, Tier};
 

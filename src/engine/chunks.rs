@@ -18,12 +18,7 @@
 //! `reference::latin1`, `reference::classify`) directly; the tier tests hold every
 //! other tier to it.
 
-mod classify;
-mod latin1;
-mod loops;
-mod sizes;
-mod utf16;
-
+use crate::contract::rebase;
 use crate::reference::segment::{next_segment, Segment};
 use crate::{Engine, Policy, Progress, Status, Tier};
 
@@ -72,17 +67,6 @@ pub(crate) trait Narrow {
     /// takes precedence over a full buffer (as an ill-formed sequence
     /// does in the UCS-4 decoder).
     fn rejects(&self, scalar: u32) -> bool;
-}
-
-/// Shifts an error found in `src[base..]` to an offset in `src`.
-pub(crate) fn rebase(status: Status, base: usize) -> Status {
-    match status {
-        Status::IllFormed(mut e) => {
-            e.valid_up_to += base;
-            Status::IllFormed(e)
-        }
-        other => other,
-    }
 }
 
 /// Decodes `src` with `engine`'s UCS-4 decoder into `out`, a chunk at a time.
