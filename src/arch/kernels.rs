@@ -8,6 +8,7 @@
 //! safe ([`Fast::run`]), because the methods here supply every other
 //! precondition (an output pointer with its slice's length).
 
+use super::loops::Loops;
 use super::Tier;
 use crate::contract::{FastStop, Stops, Utf8Stats};
 
@@ -76,107 +77,83 @@ pub(crate) const WIDEN_MAX: usize = 64;
 #[derive(Clone, Copy)]
 pub(crate) struct Fast<F>(F);
 
-/// A set of fast kernels; `None` entries fall back to the reference core.
+/// A tier's table of kernels ([`Table`]), handed out only on a CPU that has
+/// the tier's features.
 pub(crate) struct Kernels {
     tier: Tier,
-    validate: Option<ScanKernel<u8>>,
-    decode: Option<DecodeKernel>,
-    decode_utf16: Option<DecodeU16Kernel>,
+    validate: ScanKernel<u8>,
+    decode: DecodeKernel,
+    decode_utf16: DecodeU16Kernel,
     decode_stopping: Option<StopDecodeKernel>,
     decode_utf16_stopping: Option<StopDecodeU16Kernel>,
     validate_stopping: Option<StopScanKernel>,
     pairs: Option<PairsKernel>,
     pairs_utf16: Option<PairsU16Kernel>,
-    count: Option<ScanKernel<u8>>,
-    encode: Option<EncodeKernel>,
-    encode_utf16: Option<EncodeU16Kernel>,
+    count: ScanKernel<u8>,
+    encode: EncodeKernel,
+    encode_utf16: EncodeU16Kernel,
     encode_utf16_cesu: Option<EncodeCesuKernel>,
-    encode_latin1: Option<Latin1Kernel>,
+    encode_latin1: Latin1Kernel,
     decode_latin1: Option<Latin1Kernel>,
-    stats: Option<StatsKernel>,
-    utf16_len: Option<LeadsKernel>,
-    classify: Option<ClassifyKernel>,
-    utf8_len_utf16: Option<Utf16SizeKernel>,
-    encoded_len: Option<ScanKernel<u32>>,
-    count_leads: Option<LeadsKernel>,
+    stats: StatsKernel,
+    utf16_len: LeadsKernel,
+    classify: ClassifyKernel,
+    utf8_len_utf16: Utf16SizeKernel,
+    encoded_len: ScanKernel<u32>,
+    count_leads: LeadsKernel,
     widen: Option<WidenKernel>,
-    find_byte: Option<FindByteKernel>,
+    find_byte: FindByteKernel,
+    loops: &'static Loops,
 }
 
-/// The kernels of a vector tier, in [`Kernels`]' order; a `None` runs the
-/// reference core's code for that operation (or a loop the compiler
-/// vectorises). The x86-64 tiers have every entry but those marked below;
-/// NEON has every entry but `stats` and `utf16_len` (as SSE4.2).
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))] // Only vector tiers make tables.
+/// A tier's kernels, in [`Kernels`]' order. Every tier has every entry
+/// that is not an `Option`: its own kernel, or where it has none (the
+/// sizes `stats` and `utf16_len` on SSE4.2, AVX2 and NEON) the portable
+/// loop compiled for it (`arch::loops`). An `Option` is an entry some
+/// tiers lack, and the engine's route says what it does then.
 pub(crate) struct Table {
-    pub validate: Option<ScanKernel<u8>>,
-    pub decode: Option<DecodeKernel>,
-    /// `None` runs the portable core's UTF-16 decoder (the scalar tier).
-    pub decode_utf16: Option<DecodeU16Kernel>,
+    pub validate: ScanKernel<u8>,
+    pub decode: DecodeKernel,
+    pub decode_utf16: DecodeU16Kernel,
     /// The decoders for CESU-8 and Modified UTF-8's fast path; `None`
-    /// searches for the stops before running the plain ones.
+    /// (the scalar tier) runs `engine::stopping`'s loop over the plain
+    /// ones.
     pub decode_stopping: Option<StopDecodeKernel>,
     pub decode_utf16_stopping: Option<StopDecodeU16Kernel>,
     pub validate_stopping: Option<StopScanKernel>,
+    /// `None` (the scalar tier) leaves runs of CESU-8 pairs to the
+    /// dialect's loop.
     pub pairs: Option<PairsKernel>,
     pub pairs_utf16: Option<PairsU16Kernel>,
-    pub count: Option<ScanKernel<u8>>,
-    pub encode: Option<EncodeKernel>,
-    /// `None` encodes through UCS-4.
-    pub encode_utf16: Option<EncodeU16Kernel>,
-    /// `None` encodes the dialect's pairs in the reference core.
+    pub count: ScanKernel<u8>,
+    pub encode: EncodeKernel,
+    pub encode_utf16: EncodeU16Kernel,
+    /// `None` (the scalar tier) encodes the dialect's pairs in the
+    /// reference core.
     pub encode_utf16_cesu: Option<EncodeCesuKernel>,
-    /// `None` encodes through UCS-4.
-    pub encode_latin1: Option<Latin1Kernel>,
-    /// `None` decodes through UCS-4.
+    pub encode_latin1: Latin1Kernel,
+    /// `None` (the scalar tier) decodes through UCS-4 chunks.
     pub decode_latin1: Option<Latin1Kernel>,
-    /// Only AVX-512 has the first two: `None` runs loops the compiler
-    /// vectorises.
-    pub stats: Option<StatsKernel>,
-    pub utf16_len: Option<LeadsKernel>,
-    pub classify: Option<ClassifyKernel>,
-    pub utf8_len_utf16: Option<Utf16SizeKernel>,
-    pub encoded_len: Option<ScanKernel<u32>>,
-    pub count_leads: Option<LeadsKernel>,
+    pub stats: StatsKernel,
+    pub utf16_len: LeadsKernel,
+    pub classify: ClassifyKernel,
+    pub utf8_len_utf16: Utf16SizeKernel,
+    pub encoded_len: ScanKernel<u32>,
+    pub count_leads: LeadsKernel,
+    /// `None` (the scalar tier): no shortcut for short ASCII strings.
     pub widen: Option<WidenKernel>,
-    pub find_byte: Option<FindByteKernel>,
+    pub find_byte: FindByteKernel,
+    /// The portable loops compiled for this tier (`arch::loops`).
+    pub loops: &'static Loops,
 }
 
-/// The scalar tier: no kernels, every operation runs the reference core.
-pub(crate) static SCALAR: Kernels = Kernels {
-    tier: Tier::Scalar,
-    validate: None,
-    decode: None,
-    decode_utf16: None,
-    decode_stopping: None,
-    decode_utf16_stopping: None,
-    validate_stopping: None,
-    pairs: None,
-    pairs_utf16: None,
-    count: None,
-    encode: None,
-    encode_utf16: None,
-    encode_utf16_cesu: None,
-    encode_latin1: None,
-    decode_latin1: None,
-    stats: None,
-    utf16_len: None,
-    classify: None,
-    utf8_len_utf16: None,
-    encoded_len: None,
-    count_leads: None,
-    widen: None,
-    find_byte: None,
-};
-
 impl Kernels {
-    /// The table of a vector tier.
+    /// The table of a tier.
     ///
     /// # Safety
     /// Every kernel must be sound to call, with the arguments its type
     /// documents, on any CPU that has `tier`'s features, and the table must
     /// be handed out only after checking that this CPU has them.
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     pub(crate) const unsafe fn new(tier: Tier, t: Table) -> Kernels {
         Kernels {
             tier,
@@ -202,6 +179,7 @@ impl Kernels {
             count_leads: t.count_leads,
             widen: t.widen,
             find_byte: t.find_byte,
+            loops: t.loops,
         }
     }
 
@@ -210,18 +188,23 @@ impl Kernels {
     }
 
     #[inline(always)]
-    pub(crate) fn validate(&self) -> Option<Fast<ScanKernel<u8>>> {
-        self.validate.map(Fast)
+    pub(crate) fn loops(&self) -> &'static Loops {
+        self.loops
     }
 
     #[inline(always)]
-    pub(crate) fn decode(&self) -> Option<Fast<DecodeKernel>> {
-        self.decode.map(Fast)
+    pub(crate) fn validate(&self) -> Fast<ScanKernel<u8>> {
+        Fast(self.validate)
     }
 
     #[inline(always)]
-    pub(crate) fn decode_utf16(&self) -> Option<Fast<DecodeU16Kernel>> {
-        self.decode_utf16.map(Fast)
+    pub(crate) fn decode(&self) -> Fast<DecodeKernel> {
+        Fast(self.decode)
+    }
+
+    #[inline(always)]
+    pub(crate) fn decode_utf16(&self) -> Fast<DecodeU16Kernel> {
+        Fast(self.decode_utf16)
     }
 
     #[inline(always)]
@@ -250,18 +233,18 @@ impl Kernels {
     }
 
     #[inline(always)]
-    pub(crate) fn count(&self) -> Option<Fast<ScanKernel<u8>>> {
-        self.count.map(Fast)
+    pub(crate) fn count(&self) -> Fast<ScanKernel<u8>> {
+        Fast(self.count)
     }
 
     #[inline(always)]
-    pub(crate) fn encode(&self) -> Option<Fast<EncodeKernel>> {
-        self.encode.map(Fast)
+    pub(crate) fn encode(&self) -> Fast<EncodeKernel> {
+        Fast(self.encode)
     }
 
     #[inline(always)]
-    pub(crate) fn encode_utf16(&self) -> Option<Fast<EncodeU16Kernel>> {
-        self.encode_utf16.map(Fast)
+    pub(crate) fn encode_utf16(&self) -> Fast<EncodeU16Kernel> {
+        Fast(self.encode_utf16)
     }
 
     #[inline(always)]
@@ -270,8 +253,8 @@ impl Kernels {
     }
 
     #[inline(always)]
-    pub(crate) fn encode_latin1(&self) -> Option<Fast<Latin1Kernel>> {
-        self.encode_latin1.map(Fast)
+    pub(crate) fn encode_latin1(&self) -> Fast<Latin1Kernel> {
+        Fast(self.encode_latin1)
     }
 
     #[inline(always)]
@@ -280,28 +263,28 @@ impl Kernels {
     }
 
     #[inline(always)]
-    pub(crate) fn stats(&self) -> Option<Fast<StatsKernel>> {
-        self.stats.map(Fast)
+    pub(crate) fn stats(&self) -> Fast<StatsKernel> {
+        Fast(self.stats)
     }
 
     #[inline(always)]
-    pub(crate) fn utf16_len(&self) -> Option<Fast<LeadsKernel>> {
-        self.utf16_len.map(Fast)
+    pub(crate) fn utf16_len(&self) -> Fast<LeadsKernel> {
+        Fast(self.utf16_len)
     }
 
     #[inline(always)]
-    pub(crate) fn classify(&self) -> Option<Fast<ClassifyKernel>> {
-        self.classify.map(Fast)
+    pub(crate) fn classify(&self) -> Fast<ClassifyKernel> {
+        Fast(self.classify)
     }
 
     #[inline(always)]
-    pub(crate) fn utf8_len_utf16(&self) -> Option<Fast<Utf16SizeKernel>> {
-        self.utf8_len_utf16.map(Fast)
+    pub(crate) fn utf8_len_utf16(&self) -> Fast<Utf16SizeKernel> {
+        Fast(self.utf8_len_utf16)
     }
 
     #[inline(always)]
-    pub(crate) fn encoded_len(&self) -> Option<Fast<ScanKernel<u32>>> {
-        self.encoded_len.map(Fast)
+    pub(crate) fn encoded_len(&self) -> Fast<ScanKernel<u32>> {
+        Fast(self.encoded_len)
     }
 
     #[inline(always)]
@@ -310,12 +293,12 @@ impl Kernels {
     }
 
     #[inline(always)]
-    pub(crate) fn count_leads(&self) -> Option<Fast<LeadsKernel>> {
-        self.count_leads.map(Fast)
+    pub(crate) fn count_leads(&self) -> Fast<LeadsKernel> {
+        Fast(self.count_leads)
     }
 
-    pub(crate) fn find_byte(&self) -> Option<Fast<FindByteKernel>> {
-        self.find_byte.map(Fast)
+    pub(crate) fn find_byte(&self) -> Fast<FindByteKernel> {
+        Fast(self.find_byte)
     }
 }
 

@@ -8,13 +8,13 @@ mod aarch64;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod generic;
 pub(crate) mod kernels;
+pub(crate) mod loops;
+mod scalar;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 
 pub(crate) use kernels::Kernels;
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) use kernels::Table;
-pub(crate) use kernels::SCALAR;
 
 /// An instruction-set tier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -71,7 +71,7 @@ impl Tier {
     /// The tier's table of kernels, if this CPU has it.
     pub(crate) fn kernels(self) -> Option<&'static Kernels> {
         match self {
-            Tier::Scalar => Some(&SCALAR),
+            Tier::Scalar => Some(scalar::kernels()),
             #[cfg(target_arch = "x86_64")]
             Tier::Sse42 => x86_64::sse::kernels(),
             #[cfg(target_arch = "x86_64")]

@@ -1,26 +1,18 @@
-//! The forms runtimes keep their strings in, UTF-16 and Latin-1, over the
-//! tier's UCS-4 kernels.
+//! Decoding to Latin-1 through a buffer of code points, for a tier without
+//! a Latin-1 decoder (the scalar tier) and to measure Latin-1 output.
 //!
-//! Each conversion runs the tier's fast UTF-8 <-> UCS-4 kernel a chunk at a
-//! time through a stack buffer of code points ([`CHUNK`]), and converts
-//! between that buffer and the caller's form. The UCS-4 kernels already
-//! apply every policy exactly, so the only new questions are where a chunk
-//! stops:
-//! - decoding, when the caller's buffer fills in the middle of a chunk (a
-//!   surrogate pair that does not fit) or a character does not fit the form
-//!   (above U+00FF for Latin-1): the chunk is decoded again with room for
-//!   exactly the code points taken, and the UCS-4 decoder's `read` is then
-//!   the exact byte offset;
-//! - encoding UTF-16, where code points and units differ: an offset in the
-//!   buffer maps back to units by counting the pairs before it.
-//!
-//! The scalar tier runs the reference core (`reference::utf16`,
-//! `reference::latin1`, `reference::classify`) directly; the tier tests hold every
-//! other tier to it.
+//! The conversion runs the tier's UTF-8 -> UCS-4 decoder a chunk at a time
+//! into a stack buffer of code points ([`CHUNK`]), and narrows that buffer
+//! into the caller's form ([`Narrow`]). The UCS-4 decoder already applies
+//! every policy exactly, so the only new question is where a chunk stops:
+//! when the caller's buffer fills in the middle of a chunk, or a character
+//! does not fit the form (above U+00FF), the chunk is decoded again with
+//! room for exactly the code points taken, and the UCS-4 decoder's `read`
+//! is then the exact byte offset.
 
 use crate::contract::rebase;
 use crate::reference::segment::{next_segment, Segment};
-use crate::{Engine, Policy, Progress, Status, Tier};
+use crate::{Engine, Policy, Progress, Status};
 
 /// Code points per trip through the stack buffer: long enough that the
 /// kernel's set-up is paid rarely, short enough to stay in L1 (4 KiB).
@@ -182,11 +174,4 @@ fn chunk_end(src: &[u8], read: usize) -> usize {
         .rev()
         .find(|&i| !crate::reference::segment::is_continuation(src[i]))
         .unwrap_or(limit)
-}
-
-/// Whether `engine` is the scalar tier, which skips the chunked way: it runs
-/// the reference core directly, or for some conversions the portable core
-/// (each compared with the reference in its module's tests).
-pub(crate) fn is_scalar_tier(engine: &Engine) -> bool {
-    engine.tier() == Tier::Scalar
 }

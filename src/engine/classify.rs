@@ -5,19 +5,64 @@
 //! (classification 6x-15x the reference core's speed, the UTF-16 length of
 //! UTF-8 19x); the tests below hold it to the reference core.
 
-use super::loops::{utf8_len_of_utf16, utf8_stats};
+use crate::arch::Kernels;
+use crate::contract::{rebase, FastStop, Utf8Stats};
 use crate::reference::classify::width_of_max;
-use crate::{ByteOrder, Classification, Engine};
+use crate::{ByteOrder, Classification, Engine, Progress, Status};
+
+/// The tier's classification of `src` with its counts made exact: where
+/// it stopped (as a validating kernel does), and the counts of exactly the
+/// bytes before that (the kernel counts in groups, and leaves a few bytes
+/// either side of its stop to the caller).
+pub(super) fn valid_stats(k: &Kernels, src: &[u8]) -> (FastStop, Utf8Stats) {
+    let (stop, mut stats, counted_to) = k.classify().run(src);
+    if counted_to > stop.read {
+        // The kernel counted a group whose last bytes turned out to start
+        // an ill-formed sequence: count the prefix again.
+        return (stop, k.stats().run(&src[..stop.read]));
+    }
+    // The valid bytes the kernel left uncounted.
+    let more = k.stats().run(&src[counted_to..stop.read]);
+    stats.leads += more.leads;
+    stats.fours += more.fours;
+    stats.max = stats.max.max(more.max);
+    (stop, stats)
+}
 
 impl Engine {
     /// See [`crate::classify`].
     pub fn classify(&self, src: &[u8], more_input: bool) -> Classification {
-        let (progress, stats) = match self.classify_kernel(src, more_input) {
-            Some(found) => found,
-            None => {
-                let progress = self.validate_chunk(src, more_input);
-                (progress, utf8_stats(self, &src[..progress.read]))
+        let (stop, stats) = valid_stats(self.kernels, src);
+        let progress = if stop.read == src.len() {
+            Progress {
+                status: Status::Done,
+                read: stop.read,
+                written: 0,
+                handled: 0,
             }
+        } else {
+            // The error is within a few bytes: the reference finds it
+            // exactly; the counts stop where the kernel did, at the last
+            // character boundary before it.
+            let p = crate::reference::validate::validate(&src[stop.read..], more_input);
+            Progress {
+                status: rebase(p.status, stop.read),
+                read: stop.read + p.read,
+                written: 0,
+                handled: 0,
+            }
+        };
+        // Every byte the reference found well-formed after the kernel's
+        // stop is counted too.
+        let stats = if progress.read > stop.read {
+            let more = self.kernels.stats().run(&src[stop.read..progress.read]);
+            Utf8Stats {
+                leads: stats.leads + more.leads,
+                fours: stats.fours + more.fours,
+                max: stats.max.max(more.max),
+            }
+        } else {
+            stats
         };
         Classification {
             progress,
@@ -29,16 +74,12 @@ impl Engine {
 
     /// See [`crate::utf16_len_valid`].
     pub fn utf16_len_valid(&self, src: &[u8]) -> usize {
-        self.utf16_len_kernel(src).unwrap_or_else(|| {
-            let stats = utf8_stats(self, src);
-            stats.leads + stats.fours
-        })
+        self.kernels.utf16_len().run(src)
     }
 
     /// See [`crate::utf8_len_valid_utf16`].
     pub fn utf8_len_valid_utf16(&self, src: &[u16], order: ByteOrder) -> usize {
-        self.utf8_len_utf16_kernel(src, order.swaps())
-            .unwrap_or_else(|| utf8_len_of_utf16(self, src, order.swaps()))
+        self.kernels.utf8_len_utf16().run(src, order.swaps())
     }
 }
 

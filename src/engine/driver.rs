@@ -9,11 +9,10 @@
 //! and the kernel resumes after it. The window is at most a handful of bytes.
 
 use crate::arch::kernels::{
-    DecodeKernel, EncodeU16Kernel, Fast, Latin1Kernel, ScanKernel, WidenKernel, WIDEN_MAX,
+    DecodeKernel, EncodeU16Kernel, Fast, Latin1Kernel, WidenKernel, WIDEN_MAX,
 };
 use crate::arch::Kernels;
 use crate::contract::{rebase, FastStop};
-use crate::portable;
 use crate::reference;
 use crate::reference::boundary::next_boundary;
 use crate::reference::prefix;
@@ -55,13 +54,7 @@ fn short_ascii(src: &[u8]) -> bool {
 /// [`validate_rest`].
 #[inline]
 pub(crate) fn validate(k: &Kernels, src: &[u8], more_input: bool) -> Progress {
-    let Some(fast) = k.validate() else {
-        let read = portable::validate::valid_up_to(src);
-        if read == src.len() {
-            return done(read, 0);
-        }
-        return validate_rest(src, more_input, read);
-    };
+    let fast = k.validate();
     if short_ascii(src) {
         // All ASCII: valid, and one character per byte.
         return done(src.len(), 0);
@@ -90,7 +83,7 @@ fn validate_rest(src: &[u8], more_input: bool, read: usize) -> Progress {
 }
 
 /// Where decoded or encoded units go, with the fast and scalar ways there.
-trait Output<In> {
+pub(super) trait Output<In> {
     /// Runs the fast kernel on `src`, appending to the output.
     fn fast(&mut self, src: &[In]) -> FastStop;
     /// Runs the reference core on `src`, appending to the output.
@@ -101,7 +94,7 @@ trait Output<In> {
 /// The shared loop: fast kernel, scalar window at each flagged error, again.
 /// `window_end` gives the end of the scalar window for an error flagged at
 /// an absolute position.
-fn run<In, O: Output<In>>(
+pub(super) fn run<In, O: Output<In>>(
     src: &[In],
     out: &mut O,
     window_end: impl Fn(usize) -> usize,
@@ -209,19 +202,7 @@ impl<F: FnMut(&[u8], &mut [u16], bool) -> FastStop> Output<u8> for DecodeUtf16<'
     }
 }
 
-/// The portable core's UTF-16 decoder, byte-swapped with `swap`.
-fn portable_utf16(src: &[u8], dst: &mut [u16], swap: bool) -> FastStop {
-    use portable::decode::decode_valid;
-    use portable::form::Utf16;
-    if swap {
-        decode_valid::<Utf16<true>>(src, dst)
-    } else {
-        decode_valid::<Utf16<false>>(src, dst)
-    }
-}
-
-/// UTF-8 to UTF-16 with the tier's own kernel, or the portable core's
-/// loop if it has none (the scalar tier).
+/// UTF-8 to UTF-16 with the tier's kernel.
 pub(crate) fn decode_utf16(
     k: &Kernels,
     src: &[u8],
@@ -231,17 +212,7 @@ pub(crate) fn decode_utf16(
     more_input: bool,
 ) -> Progress {
     let window = utf8_window(src);
-    let Some(kernel) = k.decode_utf16() else {
-        let mut out = DecodeUtf16 {
-            fast: portable_utf16,
-            dst,
-            written: 0,
-            policy,
-            order,
-            more_input,
-        };
-        return run(src, &mut out, window);
-    };
+    let kernel = k.decode_utf16();
     let mut out = DecodeUtf16 {
         fast: |src: &[u8], dst: &mut [u16], swap| kernel.run(src, dst, swap),
         dst,
@@ -253,26 +224,30 @@ pub(crate) fn decode_utf16(
     run(src, &mut out, window)
 }
 
-struct Count {
-    fast: Fast<ScanKernel<u8>>,
+/// Counting what decoding would write, with `fast` (a validating count)
+/// over the valid stretches: code points, or with `utf16` UTF-16 units.
+struct Count<F> {
+    fast: F,
     written: usize,
     policy: Policy,
     more_input: bool,
+    utf16: bool,
 }
 
-impl Output<u8> for Count {
+impl<F: FnMut(&[u8]) -> FastStop> Output<u8> for Count<F> {
     fn fast(&mut self, src: &[u8]) -> FastStop {
-        let stop = self.fast.run(src);
+        let stop = (self.fast)(src);
         self.written += stop.written;
         stop
     }
     fn scalar(&mut self, src: &[u8], last: bool) -> Progress {
-        let p = reference::decode::decode(
-            src,
-            &mut CountSink::default(),
-            self.policy,
-            self.more_input && last,
-        );
+        let more = self.more_input && last;
+        let p = if self.utf16 {
+            let mut sink = Utf16Sink::new(CountSink::default(), ByteOrder::Native);
+            reference::decode::decode(src, &mut sink, self.policy, more)
+        } else {
+            reference::decode::decode(src, &mut CountSink::default(), self.policy, more)
+        };
         self.written += p.written;
         p
     }
@@ -336,26 +311,15 @@ fn decode_any(
     policy: Policy,
     more_input: bool,
 ) -> Progress {
-    match k.decode() {
-        Some(fast) if !tiny_for_decoding(src) => {
-            let stop = fast.run(src, dst);
-            if stop.flagged.is_none() && stop.read == src.len() {
-                return done(stop.read, stop.written);
-            }
-            decode_rest(fast, src, dst, policy, more_input, stop)
-        }
-        Some(_) => decode_short(src, dst, policy, more_input),
-        None => {
-            let mut out = Decode {
-                fast: portable::decode::decode_valid::<portable::form::Ucs4>,
-                dst,
-                written: 0,
-                policy,
-                more_input,
-            };
-            run(src, &mut out, utf8_window(src))
-        }
+    if tiny_for_decoding(src) {
+        return decode_short(src, dst, policy, more_input);
     }
+    let fast = k.decode();
+    let stop = fast.run(src, dst);
+    if stop.flagged.is_none() && stop.read == src.len() {
+        return done(stop.read, stop.written);
+    }
+    decode_rest(fast, src, dst, policy, more_input, stop)
 }
 
 #[inline]
@@ -410,12 +374,9 @@ fn after_prefix(p: Progress, read: usize, written: usize) -> Progress {
 }
 
 pub(crate) fn count(k: &Kernels, src: &[u8], policy: Policy, more_input: bool) -> Progress {
-    if k.count().is_some() && short_ascii(src) {
+    if short_ascii(src) {
         return done(src.len(), src.len());
     }
-    let Some(fast) = k.count() else {
-        return count_portable(src, policy, more_input);
-    };
     if tiny_for_validation(src) {
         let (read, written) = prefix::count_prefix(src);
         if read == src.len() {
@@ -425,53 +386,42 @@ pub(crate) fn count(k: &Kernels, src: &[u8], policy: Policy, more_input: bool) -
             reference::decode::decode(&src[read..], &mut CountSink::default(), policy, more_input);
         return after_prefix(p, read, written);
     }
+    let fast = k.count();
     let stop = fast.run(src);
     if stop.flagged.is_none() && stop.read == src.len() {
         return done(stop.read, stop.written);
     }
     let mut out = Count {
-        fast,
+        fast: |s: &[u8]| fast.run(s),
         written: stop.written,
         policy,
         more_input,
+        utf16: false,
     };
     resume(src, &mut out, utf8_window(src), stop)
 }
 
-/// [`count`] on the portable core: the DFA finds the well-formed prefix,
-/// whose lead bytes are the count, and the reference counts the rest; again
-/// after each error it handles.
-fn count_portable(src: &[u8], policy: Policy, more_input: bool) -> Progress {
-    let (mut read, mut written, mut handled) = (0, 0, 0);
-    loop {
-        let valid = read + portable::validate::valid_up_to(&src[read..]);
-        // The first error is within a few bytes of `valid`.
-        let error = valid + reference::validate::validate(&src[valid..], true).read;
-        written += portable::count::count_leads(&src[read..error]);
-        if error == src.len() {
-            return Progress {
-                handled,
-                ..done(error, written)
-            };
-        }
-        // What is wrong depends on up to four bytes from `error`.
-        let end = next_boundary(src, (error + 4).min(src.len()));
-        let last = end == src.len();
-        let p = reference::decode::decode(
-            &src[error..end],
-            &mut CountSink::default(),
-            policy,
-            more_input && last,
-        );
-        let p = Progress {
-            handled: handled + p.handled,
-            ..after_prefix(p, error, written)
-        };
-        if p.status != Status::Done || last {
-            return p;
-        }
-        (read, written, handled) = (p.read, p.written, p.handled);
+/// The UTF-16 units decoding would write: [`count`]'s way, with the
+/// tier's classification (validation that counts characters and 4-byte
+/// characters in one pass) as the validating count.
+pub(crate) fn count_utf16(k: &Kernels, src: &[u8], policy: Policy, more_input: bool) -> Progress {
+    if short_ascii(src) {
+        return done(src.len(), src.len());
     }
+    let mut out = Count {
+        fast: |s: &[u8]| {
+            let (stop, stats) = super::classify::valid_stats(k, s);
+            FastStop {
+                written: stats.leads + stats.fours,
+                ..stop
+            }
+        },
+        written: 0,
+        policy,
+        more_input,
+        utf16: true,
+    };
+    run(src, &mut out, utf8_window(src))
 }
 
 /// Encoding code points, with a kernel or the portable core's loop as the
@@ -525,7 +475,9 @@ impl<F: FnMut(&[u32]) -> FastStop> Output<u32> for EncodedLen<F> {
 pub(crate) fn encode(k: &Kernels, src: &[u32], dst: &mut [u8], policy: EncodePolicy) -> Progress {
     // An invalid unit is handled alone.
     let window_end = |i| i + 1;
-    match k.encode().filter(|_| src.len() >= SHORT) {
+    // Below SHORT code points, the portable encoder beats a kernel's
+    // set-up.
+    match (src.len() >= SHORT).then(|| k.encode()) {
         Some(fast) => {
             let mut out = Encode {
                 fast: |s: &[u32], d: &mut [u8]| fast.run(s, d),
@@ -537,7 +489,7 @@ pub(crate) fn encode(k: &Kernels, src: &[u32], dst: &mut [u8], policy: EncodePol
         }
         None => {
             let mut out = Encode {
-                fast: portable::encode::encode_valid,
+                fast: crate::portable::encode::encode_valid,
                 dst,
                 written: 0,
                 policy,
@@ -551,10 +503,8 @@ pub(crate) fn encoded_len(k: &Kernels, src: &[u32], policy: EncodePolicy) -> Pro
     if src.len() < SHORT {
         return reference::encode::encode(src, &mut CountSink::default(), policy);
     }
-    match k.encoded_len() {
-        Some(fast) => encoded_len_by(src, policy, |s: &[u32]| fast.run(s)),
-        None => encoded_len_by(src, policy, portable::encode::encoded_len_valid),
-    }
+    let fast = k.encoded_len();
+    encoded_len_by(src, policy, |s: &[u32]| fast.run(s))
 }
 
 /// [`encoded_len`] with `fast` for the valid stretches; an invalid unit is
@@ -601,7 +551,7 @@ impl Output<u16> for EncodeUtf16<'_> {
     }
 }
 
-/// UTF-16 to UTF-8 with the tier's own kernel, if it has one. An unpaired
+/// UTF-16 to UTF-8 with the tier's kernel. An unpaired
 /// surrogate the kernel flags is handled alone by the reference core (it is
 /// unpaired, so its window is the one unit).
 pub(crate) fn encode_utf16(
@@ -611,17 +561,16 @@ pub(crate) fn encode_utf16(
     policy: EncodePolicy,
     order: ByteOrder,
     more_input: bool,
-) -> Option<Progress> {
-    let fast = k.encode_utf16()?;
+) -> Progress {
     let mut out = EncodeUtf16 {
-        fast,
+        fast: k.encode_utf16(),
         dst,
         written: 0,
         policy,
         order,
         more_input,
     };
-    Some(run(src, &mut out, |i| i + 1))
+    run(src, &mut out, |i| i + 1)
 }
 
 struct EncodeLatin1<'a> {
@@ -647,16 +596,15 @@ impl Output<u8> for EncodeLatin1<'_> {
     }
 }
 
-/// Latin-1 to UTF-8 with the tier's own kernel, if it has one. The kernel
+/// Latin-1 to UTF-8 with the tier's kernel. The kernel
 /// stops only for lack of room; the reference core then fills the rest exactly.
-pub(crate) fn encode_latin1(k: &Kernels, src: &[u8], dst: &mut [u8]) -> Option<Progress> {
-    let fast = k.encode_latin1()?;
+pub(crate) fn encode_latin1(k: &Kernels, src: &[u8], dst: &mut [u8]) -> Progress {
     let mut out = EncodeLatin1 {
-        fast,
+        fast: k.encode_latin1(),
         dst,
         written: 0,
     };
-    Some(run(src, &mut out, |i| i + 1))
+    run(src, &mut out, |i| i + 1)
 }
 
 struct DecodeLatin1<'a> {

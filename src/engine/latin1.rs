@@ -1,10 +1,9 @@
-//! UTF-8 <-> Latin-1 over the tier's UCS-4 kernels.
+//! UTF-8 <-> Latin-1: the tier's Latin-1 kernels in the driver's loop; on a
+//! tier without a decoder of its own (the scalar tier), and to measure,
+//! through chunks of code points ([`super::chunks`]).
 
-use super::chunks::{is_scalar_tier, through_ucs4, Narrow, Taken, CHUNK, SHORT_BUF};
-use super::loops::{ascii_blocks, narrow_latin1, widen_u8};
-use crate::reference::latin1 as reference;
-use crate::reference::sink::CountSink;
-use crate::{EncodePolicy, Engine, Latin1Policy, Policy, Progress, Status};
+use super::chunks::{through_ucs4, Narrow, Taken};
+use crate::{Engine, Latin1Policy, Policy, Progress};
 
 /// Latin-1 output: a buffer, or a count.
 struct Latin1Out<'a> {
@@ -79,7 +78,11 @@ impl Narrow for Latin1Out<'_> {
         };
         // `through_ucs4` never hands over more code points than `room`.
         let fits = match self.dst.as_deref_mut() {
-            Some(dst) => narrow_latin1(&self.engine, cps, &mut dst[self.written..], replacement),
+            Some(dst) => self.engine.kernels.loops().narrow_latin1(
+                cps,
+                &mut dst[self.written..],
+                replacement,
+            ),
             None if replacement.is_some() => cps.len(),
             None => cps.iter().position(|&c| c > 0xFF).unwrap_or(cps.len()),
         };
@@ -96,7 +99,7 @@ impl Narrow for Latin1Out<'_> {
     }
 
     fn take_ascii_blocks(&mut self, bytes: &[u8]) -> usize {
-        let run = ascii_blocks(&self.engine, bytes);
+        let run = self.engine.kernels.loops().ascii_blocks(bytes);
         let Some(dst) = self.dst.as_deref_mut() else {
             self.written += run;
             return run;
@@ -157,9 +160,6 @@ impl Engine {
         policy: Latin1Policy,
         more_input: bool,
     ) -> Progress {
-        if is_scalar_tier(self) {
-            return reference::decode(src, &mut CountSink::default(), policy, more_input);
-        }
         let (ucs4, above) = ucs4_policy(policy);
         if let Above::Replace(_) = above {
             // Every code point becomes one byte: the UCS-4 count is the size.
@@ -186,72 +186,7 @@ impl Engine {
 
     /// See [`crate::encode_latin1`].
     pub fn encode_latin1(&self, src: &[u8], dst: &mut [u8]) -> Progress {
-        if is_scalar_tier(self) {
-            // The portable encoder, not the way through UCS-4 below: that
-            // one ran text with 10% letters above 0x7F at half the
-            // reference core's speed (the UCS-4 encoder mispredicts
-            // there), and this one at several times it.
-            let (read, written) = crate::portable::latin1::encode_latin1(src, dst);
-            let status = match read == src.len() {
-                true => Status::Done,
-                false => Status::OutputFull,
-            };
-            return Progress {
-                status,
-                read,
-                written,
-                handled: 0,
-            };
-        }
-        if let Some(p) = self.encode_latin1_kernel(src, dst) {
-            return p;
-        }
-        // Bytes widen to code points, which the tier's encoder writes.
-        let (mut small, mut large);
-        let buf: &mut [u32] = if src.len() <= SHORT_BUF {
-            small = [0u32; SHORT_BUF];
-            &mut small
-        } else {
-            large = [0u32; CHUNK];
-            &mut large
-        };
-        let mut read = 0;
-        let mut written = 0;
-        while read < src.len() {
-            // ASCII runs are copied.
-            let run = ascii_blocks(self, &src[read..]).min(dst.len() - written);
-            dst[written..written + run].copy_from_slice(&src[read..read + run]);
-            (read, written) = (read + run, written + run);
-            if read == src.len() {
-                break;
-            }
-            // No more bytes than the output can take (but at least one),
-            // so that a small buffer costs a small chunk.
-            let limit = (dst.len() - written).clamp(1, buf.len());
-            let chunk = &src[read..src.len().min(read + limit)];
-            widen_u8(self, chunk, buf);
-            let p = self.encode(
-                &buf[..chunk.len()],
-                &mut dst[written..],
-                EncodePolicy::Strict,
-            );
-            read += p.read;
-            written += p.written;
-            if p.status != Status::Done {
-                return Progress {
-                    status: p.status,
-                    read,
-                    written,
-                    handled: 0,
-                };
-            }
-        }
-        Progress {
-            status: Status::Done,
-            read,
-            written,
-            handled: 0,
-        }
+        super::driver::encode_latin1(self.kernels, src, dst)
     }
 
     /// See [`crate::encode_latin1_len`].
@@ -268,6 +203,7 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reference::latin1 as reference;
     use crate::reference::sink::SliceSink;
     use crate::samples::Rng;
     use crate::Tier;

@@ -12,8 +12,8 @@
 //!
 //! - [`tier`]: which tier runs, chosen once and cached ([`Engine::best`]).
 //! - [`driver`]: the shared loop, and the UTF-8 <-> UCS-4 routes.
-//! - [`fast`]: one kernel call each, with what a tier without it does.
-//! - [`utf16`], [`latin1`], [`classify`], [`sizes`]: the runtimes' forms;
+//! - [`fast`]: the kernels some tiers lack, one call each.
+//! - [`utf16`], [`latin1`], [`classify`]: the runtimes' forms;
 //!   [`chunks`] converts through a buffer of code points where a tier has
 //!   no kernel of its own.
 //! - [`stopping`]: the RFC 3629 kernels made to stop where a dialect
@@ -25,8 +25,6 @@ mod dialect;
 mod driver;
 mod fast;
 mod latin1;
-mod loops;
-mod sizes;
 mod stopping;
 mod tier;
 mod utf16;
@@ -89,10 +87,7 @@ impl Engine {
 
     /// See [`crate::count_valid`].
     pub fn count_valid(&self, src: &[u8]) -> usize {
-        match self.kernels.count_leads() {
-            Some(fast) => fast.run(src),
-            None => crate::portable::count::count_leads(src),
-        }
+        self.kernels.count_leads().run(src)
     }
 
     /// See [`crate::encoded_len`].

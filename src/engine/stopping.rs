@@ -69,25 +69,9 @@ fn stop_of(p: Progress) -> FastStop {
     }
 }
 
-/// The first stop in `src`, with this tier's search kernel if it has one.
+/// The first stop in `src`, with this tier's search kernel.
 fn find(engine: &Engine, src: &[u8], bias: u8, threshold: u8) -> usize {
-    engine
-        .find_byte_kernel(src, bias, threshold)
-        .unwrap_or_else(|| {
-            // Blocks with no branch inside, which the compiler vectorises.
-            let hit = |b: u8| b.wrapping_add(bias) >= threshold;
-            let mut i = 0;
-            for block in src.chunks_exact(64) {
-                if block.iter().fold(false, |any, &b| any | hit(b)) {
-                    break;
-                }
-                i += 64;
-            }
-            i + src[i..]
-                .iter()
-                .position(|&b| hit(b))
-                .unwrap_or(src.len() - i)
-        })
+    engine.kernels.find_byte().run(src, bias, threshold)
 }
 
 impl Engine {

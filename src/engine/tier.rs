@@ -4,7 +4,7 @@
 use core::sync::atomic::{AtomicI8, AtomicPtr, Ordering};
 
 use super::Engine;
-use crate::arch::{Kernels, Tier, SCALAR};
+use crate::arch::{Kernels, Tier};
 
 /// What became of the `U8X_TIER` environment variable when the tier was
 /// chosen ([`Engine::request`]).
@@ -115,7 +115,11 @@ impl Engine {
                 .iter()
                 .rev()
                 .find_map(|t| t.kernels())
-                .unwrap_or(&SCALAR)
+                .unwrap_or_else(|| {
+                    Tier::Scalar
+                        .kernels()
+                        .expect("the scalar tier runs everywhere")
+                })
         });
         REQUEST.store(request.code(), Ordering::Relaxed);
         // Release: whoever sees this tier through `request` sees its REQUEST.

@@ -20,10 +20,13 @@
 //! - [`form`]: what the decoders write, code points or UTF-16 units.
 //! - [`mixed`]: decoding without a branch on each character's length.
 //! - [`alphabets`]: decoding one- and two-byte text in fixed windows.
+//! - [`find`]: the first byte of a set.
 //! - [`encode`]: code points to UTF-8.
 //! - [`count`]: the characters of well-formed text.
 //! - [`latin1`]: Latin-1 to UTF-8.
 //! - [`utf16`]: well-formed UTF-16 to UTF-8.
+//! - [`loops`], [`sizes`]: element-wise loops and the sizes of valid text,
+//!   which every tier compiles with its features.
 //! - [`stopping`]: the loop that stops a conversion at a dialect's forms.
 //! - [`validate_utf16`]: UTF-16 validation, pairs included, a block at a time.
 
@@ -34,9 +37,12 @@ pub(crate) mod ascii;
 pub(crate) mod count;
 pub(crate) mod decode;
 pub(crate) mod encode;
+pub(crate) mod find;
 pub(crate) mod form;
 pub(crate) mod latin1;
+pub(crate) mod loops;
 pub(crate) mod mixed;
+pub(crate) mod sizes;
 pub(crate) mod stopping;
 pub(crate) mod utf16;
 pub(crate) mod validate;

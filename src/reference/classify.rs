@@ -24,6 +24,7 @@ pub(crate) fn width_of_max(max: u8) -> Width {
 
 /// The counts of `src`: characters (if well-formed), 4-byte leads, largest
 /// byte.
+#[cfg(test)]
 pub(crate) fn stats_of(src: &[u8]) -> crate::contract::Utf8Stats {
     crate::contract::Utf8Stats {
         leads: super::validate::count_leads(src),
@@ -34,7 +35,7 @@ pub(crate) fn stats_of(src: &[u8]) -> crate::contract::Utf8Stats {
 
 /// The classification of well-formed UTF-8 `src`, after `progress` (a
 /// validation whose well-formed prefix is `src`).
-#[cfg(test)] // The oracle of `forms::classify`'s tests.
+#[cfg(test)] // The oracle of `engine::classify`'s tests.
 pub(crate) fn stats(src: &[u8], progress: Progress) -> Classification {
     let s = stats_of(src);
     Classification {
@@ -47,7 +48,7 @@ pub(crate) fn stats(src: &[u8], progress: Progress) -> Classification {
 
 /// Classifies `src`: the validation result, and the widest character, the
 /// characters and the UTF-16 units of its well-formed prefix.
-#[cfg(test)] // The oracle of `forms::classify`'s tests.
+#[cfg(test)] // The oracle of `engine::classify`'s tests.
 pub fn classify(src: &[u8], more_input: bool) -> Classification {
     let progress = super::validate::validate(src, more_input);
     debug_assert!(matches!(progress.status, Status::Done) || progress.read < src.len());

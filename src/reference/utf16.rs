@@ -97,11 +97,6 @@ impl<'a> Units<'a> {
         }
     }
 
-    /// The units as stored.
-    pub fn src(&self) -> &'a [u16] {
-        self.src
-    }
-
     #[inline(always)]
     pub fn get(&self, i: usize) -> u16 {
         let u = self.src[i];

@@ -61,7 +61,8 @@ pub fn validate(src: &[u8], more_input: bool) -> Progress {
 }
 
 /// Bytes of `src` that are not continuation bytes: the number of code points
-/// when `src` is well-formed.
+/// when `src` is well-formed. The oracle of the portable core's count.
+#[cfg(test)]
 pub fn count_leads(src: &[u8]) -> usize {
     src.iter()
         .filter(|&&b| !super::segment::is_continuation(b))

@@ -95,7 +95,7 @@ unsafe fn count_leads(src: &[u8]) -> usize {
         // SAFETY: a register operation.
         n += usize::from(unsafe { vaddlvq_u8(acc) });
     }
-    n + crate::reference::validate::count_leads(&src[i..])
+    n + crate::portable::count::count_leads(&src[i..])
 }
 
 /// Decodes the longest valid prefix of `src` into the `cap` code points at
@@ -126,30 +126,33 @@ crate::arch::generic::stopping::stopping_kernels!(
     super::decode
 );
 
+crate::arch::loops::portable_loops!();
+
 static KERNELS: Kernels = {
     let table = Table {
-        validate: Some(validate::<false>),
-        decode: Some(decode),
-        decode_utf16: Some(decode_utf16),
+        validate: validate::<false>,
+        decode: decode,
+        decode_utf16: decode_utf16,
         decode_stopping: Some(stops::decode),
         decode_utf16_stopping: Some(stops::decode_utf16),
         validate_stopping: Some(validate_stopping),
         pairs: Some(pairs::pairs_ucs4),
         pairs_utf16: Some(pairs::pairs_utf16),
-        count: Some(validate::<true>),
-        encode: Some(ucs4::encode),
-        encode_utf16: Some(utf16::encode_utf16),
+        count: validate::<true>,
+        encode: ucs4::encode,
+        encode_utf16: utf16::encode_utf16,
         encode_utf16_cesu: Some(utf16::encode_utf16_cesu),
-        encode_latin1: Some(latin1::encode_latin1),
+        encode_latin1: latin1::encode_latin1,
         decode_latin1: Some(latin1::decode_latin1),
-        stats: None,
-        utf16_len: None,
-        classify: Some(classify),
-        utf8_len_utf16: Some(sizes::utf8_len_of_utf16),
-        encoded_len: Some(ucs4::encoded_len),
-        count_leads: Some(count_leads),
+        stats: loops::utf8_stats,
+        utf16_len: loops::utf16_len,
+        classify: classify,
+        utf8_len_utf16: sizes::utf8_len_of_utf16,
+        encoded_len: ucs4::encoded_len,
+        count_leads: count_leads,
         widen: Some(widen::widen),
-        find_byte: Some(find::find_byte),
+        find_byte: find::find_byte,
+        loops: &loops::LOOPS,
     };
     // SAFETY: every entry is a NEON kernel, sound on any aarch64 CPU for
     // any input.

@@ -52,30 +52,33 @@ crate::arch::generic::stopping::stopping_kernels!(
     super::utf8::decode
 );
 
+crate::arch::loops::portable_loops!("avx2");
+
 static KERNELS: Kernels = {
     let table = Table {
-        validate: Some(utf8::validate),
-        decode: Some(utf8::decode),
-        decode_utf16: Some(to_utf16::decode_utf16),
+        validate: utf8::validate,
+        decode: utf8::decode,
+        decode_utf16: to_utf16::decode_utf16,
         decode_stopping: Some(stops::decode),
         decode_utf16_stopping: Some(stops::decode_utf16),
         validate_stopping: Some(utf8::validate_stopping),
         pairs: Some(super::pairs::pairs_ucs4),
         pairs_utf16: Some(super::pairs::pairs_utf16),
-        count: Some(classify::count),
-        encode: Some(ucs4::encode::<false>),
-        encode_utf16: Some(utf16::encode_utf16),
+        count: classify::count,
+        encode: ucs4::encode::<false>,
+        encode_utf16: utf16::encode_utf16,
         encode_utf16_cesu: Some(utf16::encode_utf16_cesu),
-        encode_latin1: Some(latin1::encode_latin1),
+        encode_latin1: latin1::encode_latin1,
         decode_latin1: Some(latin1::decode_latin1),
-        stats: None,
-        utf16_len: None,
-        classify: Some(classify::classify),
-        utf8_len_utf16: Some(sizes::utf8_len_of_utf16),
-        encoded_len: Some(ucs4::measure),
-        count_leads: Some(utf8::count_leads),
+        stats: loops::utf8_stats,
+        utf16_len: loops::utf16_len,
+        classify: classify::classify,
+        utf8_len_utf16: sizes::utf8_len_of_utf16,
+        encoded_len: ucs4::measure,
+        count_leads: utf8::count_leads,
         widen: Some(super::widen::avx2),
-        find_byte: Some(super::find::find_byte_avx2),
+        find_byte: super::find::find_byte_avx2,
+        loops: &loops::LOOPS,
     };
     // SAFETY: every entry is a kernel of this tier, sound on any CPU with
     // the features `detected` checks for any input and any output pointer

@@ -812,5 +812,5 @@ pub(super) unsafe fn count_leads(src: &[u8]) -> usize {
         n += lead_bytes(load_block(src, i)).count_ones() as usize;
         i += 32;
     }
-    n + crate::reference::validate::count_leads(&src[i..])
+    n + crate::portable::count::count_leads(&src[i..])
 }

@@ -30,30 +30,33 @@ mod utf8;
 
 use crate::arch::{Kernels, Table, Tier};
 
+crate::arch::loops::portable_loops!("avx512f,avx512bw");
+
 static KERNELS: Kernels = {
     let table = Table {
-        validate: Some(utf8::validate),
-        decode: Some(decode::decode),
-        decode_utf16: Some(decode::decode_utf16),
+        validate: utf8::validate,
+        decode: decode::decode,
+        decode_utf16: decode::decode_utf16,
         decode_stopping: Some(decode::decode_stopping),
         decode_utf16_stopping: Some(decode::decode_utf16_stopping),
         validate_stopping: Some(utf8::validate_stopping),
         pairs: Some(pairs::pairs_ucs4),
         pairs_utf16: Some(pairs::pairs_utf16),
-        count: Some(utf8::count),
-        encode: Some(ucs4::encode),
-        encode_utf16: Some(utf16::encode_utf16),
+        count: utf8::count,
+        encode: ucs4::encode,
+        encode_utf16: utf16::encode_utf16,
         encode_utf16_cesu: Some(utf16::encode_utf16_cesu),
-        encode_latin1: Some(latin1::encode_latin1),
+        encode_latin1: latin1::encode_latin1,
         decode_latin1: Some(latin1::decode_latin1),
-        stats: Some(stats::stats),
-        utf16_len: Some(stats::utf16_len),
-        classify: Some(stats::classify),
-        utf8_len_utf16: Some(stats::utf8_len_of_utf16),
-        encoded_len: Some(ucs4::encoded_len),
-        count_leads: Some(utf8::count_leads),
+        stats: stats::stats,
+        utf16_len: stats::utf16_len,
+        classify: stats::classify,
+        utf8_len_utf16: stats::utf8_len_of_utf16,
+        encoded_len: ucs4::encoded_len,
+        count_leads: utf8::count_leads,
         widen: Some(super::widen::avx512),
-        find_byte: Some(super::find::find_byte_avx512),
+        find_byte: super::find::find_byte_avx512,
+        loops: &loops::LOOPS,
     };
     // SAFETY: every entry is a kernel of this tier, sound on any CPU with
     // the features `detected` checks for any input and any output pointer

@@ -91,5 +91,5 @@ pub(super) unsafe fn count_leads(src: &[u8]) -> usize {
         }
     }
     let continuations = (_mm_cvtsi128_si64(sums) + _mm_extract_epi64::<1>(sums)) as usize;
-    i - continuations + crate::reference::validate::count_leads(&src[i..])
+    i - continuations + crate::portable::count::count_leads(&src[i..])
 }

@@ -2,7 +2,7 @@
 //! compiler to vectorise: byte (or unit) counters in vector-sized blocks,
 //! folded before they can overflow.
 
-pub(crate) use crate::contract::Utf8Stats;
+use crate::contract::Utf8Stats;
 
 const LANES: usize = 32;
 
