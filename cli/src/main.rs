@@ -106,7 +106,7 @@ fn run(cli: Cli) -> u8 {
         args::Command::Check(args) => match check::run(&args) {
             Ok(status) => status,
             Err(Failure::Output(e) | Failure::Input(e)) => {
-                output_failure(e, stream::STDOUT_NAME, true)
+                output_failure(e, names::STDOUT_NAME, true)
             }
         },
         args::Command::Fix(args) => {
@@ -172,7 +172,7 @@ fn man_pages(name: Option<&str>, dir: Option<std::path::PathBuf>) -> u8 {
     let mut out = Vec::new();
     match clap_mangen::Man::new(page).render(&mut out) {
         Ok(()) => print(&out),
-        Err(e) => output_failure(e, stream::STDOUT_NAME, true),
+        Err(e) => output_failure(e, names::STDOUT_NAME, true),
     }
 }
 
@@ -181,7 +181,7 @@ fn print(bytes: &[u8]) -> u8 {
     let mut out = sys::stdout();
     match out.write_all(bytes).and_then(|()| out.flush()) {
         Ok(()) => OK,
-        Err(e) => output_failure(e, stream::STDOUT_NAME, true),
+        Err(e) => output_failure(e, names::STDOUT_NAME, true),
     }
 }
 

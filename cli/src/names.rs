@@ -17,7 +17,9 @@ use std::fmt;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-use crate::stream::STDIN_NAME;
+/// What a message calls standard input and standard output.
+pub const STDIN_NAME: &str = "(standard input)";
+pub const STDOUT_NAME: &str = "(standard output)";
 
 /// The name of an input or output.
 #[derive(Clone, Debug, PartialEq, Eq)]

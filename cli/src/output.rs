@@ -14,8 +14,9 @@ use std::path::Path;
 
 use crate::files::FileId;
 use crate::names::Name;
+use crate::names::STDOUT_NAME;
 use crate::outpath::{self, OutPath};
-use crate::stream::{CHUNK, STDOUT_NAME};
+use crate::stream::CHUNK;
 use crate::tempfile::TempFile;
 
 /// Where converted output goes: standard output, a special file, or a

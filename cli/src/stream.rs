@@ -15,10 +15,6 @@ use crate::names::Name;
 /// Bytes read per chunk. Memory use does not depend on the input size.
 pub const CHUNK: usize = 64 * 1024;
 
-/// What a message calls standard input and standard output.
-pub const STDIN_NAME: &str = "(standard input)";
-pub const STDOUT_NAME: &str = "(standard output)";
-
 /// An input named on the command line: a file, or standard input for `-`.
 pub enum Source {
     Stdin,

@@ -81,7 +81,7 @@ impl Tier {
             #[cfg(not(target_arch = "x86_64"))]
             Tier::Sse42 | Tier::Avx2 | Tier::Avx512 => None,
             #[cfg(target_arch = "aarch64")]
-            Tier::Neon => aarch64::kernels(),
+            Tier::Neon => aarch64::neon::kernels(),
             #[cfg(not(target_arch = "aarch64"))]
             Tier::Neon => None,
         }

@@ -16,8 +16,8 @@
 //! the high surrogate's 3 bytes, so a well-formed character after it is
 //! never swallowed.
 
+use crate::reference::ascii::ascii_prefix_len;
 use crate::reference::segment::{is_continuation, next_segment, segment_of, Segment, Segmenter};
-use crate::reference::validate::ascii_prefix_len;
 use crate::{Dialect, ErrorKind};
 
 /// The surrogate whose 3-byte form starts `src` (`ED A0..BF cont`), or how

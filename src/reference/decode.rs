@@ -3,10 +3,10 @@
 //! This is the reference every faster path is tested against: it is written
 //! for obviousness, not speed.
 
+use super::ascii::ASCII_LOOK_AHEAD;
 use super::legacy;
 use super::segment::{Rfc3629, Segment, Segmenter};
 use super::sink::{AsciiSink, Sink};
-use super::validate::ASCII_LOOK_AHEAD;
 use crate::types::{ErrorKind, Policy, Progress, Status, Utf8Error};
 
 /// Decodes `src` into `sink`. With `more_input`, a sequence cut by the end of

@@ -1,9 +1,9 @@
 //! Latin-1 (ISO-8859-1) both ways, the reference for the runtimes'
 //! one-byte strings. Latin-1 byte `b` is the character U+00`b`.
 
+use super::ascii::{ascii_prefix_len, ASCII_LOOK_AHEAD};
 use super::segment::{next_segment, Segment};
 use super::sink::Sink;
-use super::validate::{ascii_prefix_len, ASCII_LOOK_AHEAD};
 use crate::types::{ErrorKind, Latin1Policy, Progress, Status, Utf8Error};
 
 /// Decodes UTF-8 `src` to Latin-1 into `sink`: one byte a character. A

@@ -8,6 +8,7 @@
 //! holds no `unsafe` code (the compiler checks that).
 #![forbid(unsafe_code)]
 
+pub mod ascii;
 pub mod boundary;
 pub mod classify;
 pub mod decode;

@@ -45,7 +45,7 @@ impl Segmenter for Rfc3629 {
     }
     #[inline(always)]
     fn ascii_run(self, src: &[u8]) -> usize {
-        super::validate::ascii_prefix_len(src)
+        super::ascii::ascii_prefix_len(src)
     }
 }
 

@@ -4,7 +4,7 @@
 //!
 //! Twelve bytes are tested against the pattern at once (each byte masked
 //! to the bits the pattern fixes, then compared; the constants are in
-//! `generic::tables`, shared with NEON's `aarch64::pairs`); a step whose
+//! `generic::tables`, shared with NEON's `aarch64::neon::pairs`); a step whose
 //! bytes do not all match ends the run, and the scalar loop goes on from
 //! there. Each
 //! 3-byte half is a unit's 3-byte form, `1110_1101 10hh_hhhh 10ll_llll`:

@@ -21,7 +21,9 @@ use core::arch::x86_64::*;
 use crate::arch::generic::utf8::NO_STOPS;
 
 use super::pair_check::{below_e0, pairs_run};
-use super::utf8::{check_block, count_blocks, ends_incomplete, lead_bytes, non_ascii, validate};
+use super::validate::{
+    check_block, count_blocks, ends_incomplete, lead_bytes, non_ascii, validate,
+};
 use crate::contract::{last_start_before, FastStop, Utf8Stats};
 
 /// What [`scan`] counted in `src[..end]`.

@@ -13,7 +13,7 @@
 
 use core::arch::x86_64::*;
 
-use super::ucs4::block::{encode_pairs, store, store_loose, store_prefix, store_two, Lanes};
+use super::encode_ucs4::block::{encode_pairs, store, store_loose, store_prefix, store_two, Lanes};
 use crate::arch::generic::tables::KEEP_BYTES;
 use crate::contract::FastStop;
 

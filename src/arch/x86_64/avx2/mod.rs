@@ -30,17 +30,14 @@
 //! loop and its pair test.
 
 mod classify;
+mod decode;
+mod encode_ucs4;
+mod encode_utf16;
+mod lanes;
 mod latin1;
 mod pair_check;
-mod quads;
 mod sizes;
-mod steps;
-mod to_utf16;
-mod two;
-mod ucs4;
-mod utf16;
-mod utf8;
-mod window;
+mod validate;
 
 use crate::arch::{Kernels, Table, Tier};
 
@@ -48,34 +45,34 @@ crate::arch::generic::stopping::stopping_kernels!(
     crate::arch::x86_64::find::find_byte_avx2,
     crate::arch::x86_64::plain_runs::units_avx2,
     crate::arch::x86_64::plain_runs::widen_avx2,
-    super::to_utf16::decode_utf16,
-    super::utf8::decode
+    super::decode::decode_utf16,
+    super::decode::decode
 );
 
 crate::arch::loops::portable_loops!("avx2");
 
 static KERNELS: Kernels = {
     let table = Table {
-        validate: utf8::validate,
-        decode: utf8::decode,
-        decode_utf16: to_utf16::decode_utf16,
+        validate: validate::validate,
+        decode: decode::decode,
+        decode_utf16: decode::decode_utf16,
         decode_stopping: Some(stops::decode),
         decode_utf16_stopping: Some(stops::decode_utf16),
-        validate_stopping: Some(utf8::validate_stopping),
+        validate_stopping: Some(validate::validate_stopping),
         pairs: Some(super::pairs::pairs_ucs4),
         pairs_utf16: Some(super::pairs::pairs_utf16),
         count: classify::count,
-        encode: ucs4::encode::<false>,
-        encode_utf16: utf16::encode_utf16,
-        encode_utf16_cesu: Some(utf16::encode_utf16_cesu),
+        encode: encode_ucs4::encode::<false>,
+        encode_utf16: encode_utf16::encode_utf16,
+        encode_utf16_cesu: Some(encode_utf16::encode_utf16_cesu),
         encode_latin1: latin1::encode_latin1,
         decode_latin1: Some(latin1::decode_latin1),
         stats: loops::utf8_stats,
         utf16_len: loops::utf16_len,
         classify: classify::classify,
         utf8_len_utf16: sizes::utf8_len_of_utf16,
-        encoded_len: ucs4::measure,
-        count_leads: utf8::count_leads,
+        encoded_len: encode_ucs4::measure,
+        count_leads: validate::count_leads,
         widen: Some(super::widen::avx2),
         find_byte: super::find::find_byte_avx2,
         loops: &loops::LOOPS,

@@ -4,7 +4,7 @@
 
 use core::arch::x86_64::*;
 
-use super::ucs4::{encode_short_units, encode_short_units_into, low_bits};
+use super::encode_ucs4::{encode_short_units, encode_short_units_into, low_bits};
 use crate::contract::FastStop;
 
 /// Copies whole 256-byte all-ASCII runs from `i` while `room` bytes fit;

@@ -19,14 +19,15 @@
 //! * `stats`: classification folded into the validation loop, and the
 //!   sizes of valid text (characters, UTF-16 units, UTF-8 bytes of UTF-16).
 
+mod blocks;
 mod decode;
+mod encode_ucs4;
+mod encode_utf16;
 mod latin1;
 mod pair_check;
 mod pairs;
-mod stats;
-mod ucs4;
-mod utf16;
-mod utf8;
+mod sizes;
+mod validate;
 
 use crate::arch::{Kernels, Table, Tier};
 
@@ -34,26 +35,26 @@ crate::arch::loops::portable_loops!("avx512f,avx512bw");
 
 static KERNELS: Kernels = {
     let table = Table {
-        validate: utf8::validate,
+        validate: validate::validate,
         decode: decode::decode,
         decode_utf16: decode::decode_utf16,
         decode_stopping: Some(decode::decode_stopping),
         decode_utf16_stopping: Some(decode::decode_utf16_stopping),
-        validate_stopping: Some(utf8::validate_stopping),
+        validate_stopping: Some(validate::validate_stopping),
         pairs: Some(pairs::pairs_ucs4),
         pairs_utf16: Some(pairs::pairs_utf16),
-        count: utf8::count,
-        encode: ucs4::encode,
-        encode_utf16: utf16::encode_utf16,
-        encode_utf16_cesu: Some(utf16::encode_utf16_cesu),
+        count: validate::count,
+        encode: encode_ucs4::encode,
+        encode_utf16: encode_utf16::encode_utf16,
+        encode_utf16_cesu: Some(encode_utf16::encode_utf16_cesu),
         encode_latin1: latin1::encode_latin1,
         decode_latin1: Some(latin1::decode_latin1),
-        stats: stats::stats,
-        utf16_len: stats::utf16_len,
-        classify: stats::classify,
-        utf8_len_utf16: stats::utf8_len_of_utf16,
-        encoded_len: ucs4::encoded_len,
-        count_leads: utf8::count_leads,
+        stats: sizes::stats,
+        utf16_len: sizes::utf16_len,
+        classify: sizes::classify,
+        utf8_len_utf16: sizes::utf8_len_of_utf16,
+        encoded_len: encode_ucs4::encoded_len,
+        count_leads: validate::count_leads,
         widen: Some(super::widen::avx512),
         find_byte: super::find::find_byte_avx512,
         loops: &loops::LOOPS,

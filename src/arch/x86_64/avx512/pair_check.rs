@@ -111,7 +111,7 @@ pub(super) unsafe fn group_passes<const STOPS: u8>(
     let [a, b, c, d] = blocks;
     // Byte j of `first_before` is byte j - 1 of the group (prev's last for
     // j == 0).
-    let first_before = _mm512_permutex2var_epi8(prev, super::utf8::SHIFT_1, a);
+    let first_before = _mm512_permutex2var_epi8(prev, super::blocks::SHIFT_1, a);
     // SAFETY: bytes i + 63..i + 255 are readable (the caller's contract);
     // the first block's byte before comes from `prev`.
     let [before_b, before_c, before_d] =
@@ -139,7 +139,7 @@ pub(super) unsafe fn group_passes<const STOPS: u8>(
         _mm512_min_epu8(c0_c1(a), c0_c1(b)),
         _mm512_min_epu8(c0_c1(c), c0_c1(d)),
     );
-    if STOPS == super::utf8::FOURS_ZERO {
+    if STOPS == crate::arch::generic::utf8::FOURS_ZERO {
         low = _mm512_min_epu8(
             low,
             _mm512_min_epu8(_mm512_min_epu8(a, b), _mm512_min_epu8(c, d)),

@@ -11,7 +11,7 @@
 use core::arch::x86_64::*;
 use core::mem::transmute;
 
-use super::utf8::low_bits;
+use super::validate::low_bits;
 
 const PAIRS: usize = 8;
 const BYTES: usize = 6 * PAIRS;

@@ -34,8 +34,8 @@
 
 use core::arch::x86_64::*;
 
-use super::ucs4::encode8_words;
-use super::utf8::{is_ascii, load_four};
+use super::encode_ucs4::encode8_words;
+use super::validate::{is_ascii, load_four};
 use crate::arch::generic::tables::{KEEP_BYTES, KEEP_TAIL as TAIL};
 use crate::arch::x86_64::copy::copy_prefix;
 use crate::contract::FastStop;

@@ -13,12 +13,12 @@
 
 mod classify;
 mod decode;
+mod encode_ucs4;
+mod encode_utf16;
 mod lanes;
 mod latin1;
 mod sizes;
-mod ucs4;
-mod utf16;
-mod utf8;
+mod validate;
 mod vector;
 
 use crate::arch::{Kernels, Table, Tier};
@@ -35,26 +35,26 @@ crate::arch::loops::portable_loops!("sse4.1");
 
 static KERNELS: Kernels = {
     let table = Table {
-        validate: utf8::validate::<false>,
+        validate: validate::validate::<false>,
         decode: decode::decode,
         decode_utf16: decode::decode_utf16,
         decode_stopping: Some(stops::decode),
         decode_utf16_stopping: Some(stops::decode_utf16),
-        validate_stopping: Some(utf8::validate_stopping),
+        validate_stopping: Some(validate::validate_stopping),
         pairs: Some(super::pairs::pairs_ucs4),
         pairs_utf16: Some(super::pairs::pairs_utf16),
-        count: utf8::validate::<true>,
-        encode: ucs4::encode,
-        encode_utf16: utf16::encode_utf16,
-        encode_utf16_cesu: Some(utf16::encode_utf16_cesu),
+        count: validate::validate::<true>,
+        encode: encode_ucs4::encode,
+        encode_utf16: encode_utf16::encode_utf16,
+        encode_utf16_cesu: Some(encode_utf16::encode_utf16_cesu),
         encode_latin1: latin1::encode_latin1,
         decode_latin1: Some(latin1::decode_latin1),
         stats: loops::utf8_stats,
         utf16_len: loops::utf16_len,
         classify: classify::classify,
         utf8_len_utf16: sizes::utf8_len_of_utf16,
-        encoded_len: ucs4::encoded_len,
-        count_leads: utf8::count_leads,
+        encoded_len: encode_ucs4::encoded_len,
+        count_leads: validate::count_leads,
         widen: Some(super::widen::sse41),
         find_byte: super::find::find_byte_sse,
         loops: &loops::LOOPS,

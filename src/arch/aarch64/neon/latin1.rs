@@ -54,8 +54,8 @@
 
 use core::arch::aarch64::*;
 
+use super::encode_ucs4::short8;
 use super::lanes::pin;
-use super::ucs4::short8;
 use super::vector::Neon;
 use crate::arch::generic::tables::{KEEP_BYTES, KEEP_TAIL};
 use crate::arch::generic::utf8::load_four;

@@ -3,7 +3,7 @@
 
 use core::arch::x86_64::*;
 
-use super::super::ucs4::encode4;
+use super::super::encode_ucs4::encode4;
 use crate::arch::x86_64::copy::copy_prefix;
 
 /// The UTF-8 of 8 units that are 4 surrogate pairs, high then low: 16

@@ -13,7 +13,7 @@
 
 use core::arch::x86_64::*;
 
-use super::utf8::assemble;
+use super::super::lanes::assemble;
 
 /// For each 8-bit lead mask with at most 4 bits set, the PSHUFB index that
 /// gives 32-bit lane `c` the 4 bytes starting at the `c`-th lead, lead

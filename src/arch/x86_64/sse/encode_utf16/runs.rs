@@ -4,7 +4,7 @@
 
 use core::arch::x86_64::*;
 
-use super::super::ucs4::encode8_words;
+use super::super::encode_ucs4::encode8_words;
 use super::{bmp, load8, no_zero, none_of, set16, short};
 use crate::arch::x86_64::copy::copy_prefix;
 use crate::arch::x86_64::packs::COMPACT_BMP;

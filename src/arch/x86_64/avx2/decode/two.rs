@@ -11,7 +11,7 @@
 
 use core::arch::x86_64::*;
 
-use super::utf8::store_lanes;
+use super::super::lanes::store_lanes;
 use super::window::Window;
 
 /// Stores the first `n` lanes of `v` at `out`, `left` code points (n or

@@ -46,11 +46,11 @@
 
 use core::arch::x86_64::*;
 
-use super::ucs4::block::{
+use super::encode_ucs4::block::{
     any_surrogate, encode_any, encode_bmp, encode_pairs, narrow_bytes, none_of, set1, store,
     store_loose, store_prefix, store_two, Lanes,
 };
-use super::utf8::LEFT_PACK;
+use super::lanes::LEFT_PACK;
 use crate::arch::x86_64::units::{encode_units_in, Units};
 use crate::contract::{FastStop, Mode};
 

@@ -5,7 +5,7 @@
 
 use core::arch::x86_64::*;
 
-use super::utf8::{
+use super::validate::{
     all_ascii, check_group, low_bits, skip_ascii_runs, validate_blocks, validate_one_block,
     NO_STOPS,
 };

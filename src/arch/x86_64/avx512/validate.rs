@@ -12,17 +12,12 @@
 //! `decode`.
 
 use core::arch::x86_64::*;
-use core::mem::transmute;
 
 use crate::contract::{count_until_error, restart_point, FastStop, Stops};
 
 use super::super::tables::{self, splat};
+use super::blocks::{bytes, SHIFT_1, SHIFT_2, SHIFT_3};
 use super::pair_check::{below_e0, pairs_run};
-
-pub(super) const fn bytes(f: [u8; 64]) -> __m512i {
-    // SAFETY: both are 64 plain bytes; every bit pattern is a valid __m512i.
-    unsafe { transmute(f) }
-}
 
 const BYTE_1_HIGH: __m512i = bytes(splat(tables::BYTE_1_HIGH));
 const BYTE_1_LOW: __m512i = bytes(splat(tables::BYTE_1_LOW));
@@ -32,22 +27,6 @@ const ZERO_STOP: [__m512i; 3] = [
     bytes(splat(tables::ZERO_STOP_TABLES[1])),
     bytes(splat(tables::ZERO_STOP_TABLES[2])),
 ];
-
-/// Permute indices that shift a block right by `n` bytes, pulling the last
-/// `n` bytes of the previous block in front (VPERMT2B: index >= 64 selects
-/// the second table).
-const fn shift_by(n: usize) -> __m512i {
-    let mut idx = [0u8; 64];
-    let mut j = 0;
-    while j < 64 {
-        idx[j] = (64 - n + j) as u8;
-        j += 1;
-    }
-    bytes(idx)
-}
-pub(super) const SHIFT_1: __m512i = shift_by(1);
-const SHIFT_2: __m512i = shift_by(2);
-const SHIFT_3: __m512i = shift_by(3);
 
 /// Error bits for each byte of `input`, given the block before it.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]

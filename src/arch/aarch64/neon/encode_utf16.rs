@@ -56,7 +56,7 @@
 
 use core::arch::aarch64::*;
 
-use super::ucs4::{bmp16, short16};
+use super::encode_ucs4::{bmp16, short16};
 use crate::arch::generic::units::{encode_units_in, Units};
 use crate::contract::{FastStop, Mode};
 

@@ -33,7 +33,7 @@
 
 use core::arch::x86_64::*;
 
-use super::ucs4::{encode_short_units, low_bits, utf8_lanes};
+use super::encode_ucs4::{encode_short_units, low_bits, utf8_lanes};
 use crate::contract::{FastStop, Mode};
 
 /// Encodes `src` (byte-swapped with `swap`) up to its first unpaired

@@ -21,7 +21,6 @@
 
 use core::arch::x86_64::*;
 
-use super::utf8;
 use crate::arch::x86_64::packs::utf16_of_four;
 use crate::arch::x86_64::units::put16;
 use crate::arch::x86_64::widen;
@@ -40,7 +39,12 @@ const BUF: usize = 4096;
 /// The CPU must support the enabled features; `out` points to `cap` writable
 /// units.
 #[target_feature(enable = "avx2,popcnt,bmi1")]
-pub(super) unsafe fn decode_utf16(src: &[u8], out: *mut u16, cap: usize, swap: bool) -> FastStop {
+pub(in super::super) unsafe fn decode_utf16(
+    src: &[u8],
+    out: *mut u16,
+    cap: usize,
+    swap: bool,
+) -> FastStop {
     // SAFETY: the caller's promises.
     unsafe {
         if swap {
@@ -73,7 +77,7 @@ unsafe fn decode<const SWAP: bool>(src: &[u8], out: *mut u16, cap: usize) -> Fas
         }
         // SAFETY: the buffer has room for `want` <= BUF code points; this
         // function has the decoder's features.
-        let stop = unsafe { utf8::decode(&src[read..], cps, want) };
+        let stop = unsafe { super::decode(&src[read..], cps, want) };
         // SAFETY: the decoder wrote `stop.written` code points, whose units
         // (two at most each) fit the room: want <= (cap - written) / 2.
         written += unsafe { narrow::<SWAP>(cps, stop.written, out.add(written)) };

@@ -9,7 +9,7 @@
 
 use core::arch::x86_64::*;
 
-use super::super::partial::chunk16;
+use crate::arch::x86_64::partial::chunk16;
 
 /// 48 bytes from a block's start.
 pub(super) trait Window: Copy {
