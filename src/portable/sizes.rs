@@ -62,9 +62,16 @@ pub(crate) fn utf8_len_of_utf16(src: &[u16], swap: bool) -> usize {
         let sum = |lanes: [u16; UNITS]| lanes.iter().map(|&n| usize::from(n)).sum::<usize>();
         total += sum(two) + sum(three) - sum(halves);
     }
-    let bytes = |u: u16| {
-        let u = unit(u);
-        1 + usize::from(u >= 0x80) + usize::from(u >= 0x800) - usize::from(u & 0xF800 == 0xD800)
-    };
-    total + tail.iter().map(|&u| bytes(u)).sum::<usize>()
+    total
+        + tail
+            .iter()
+            .map(|&u| utf8_len_of_unit(unit(u)))
+            .sum::<usize>()
+}
+
+/// The UTF-8 bytes a unit of well-formed UTF-16 stands for: 1, 2 or 3, and
+/// 2 for each half of a pair.
+#[inline(always)]
+pub(crate) fn utf8_len_of_unit(u: u16) -> usize {
+    1 + usize::from(u >= 0x80) + usize::from(u >= 0x800) - usize::from(u & 0xF800 == 0xD800)
 }

@@ -16,9 +16,15 @@
 //! `stopping` is glue rather than an algorithm: the stopping decoders of
 //! every tier that builds them from parts (AVX2 too), written once.
 
+pub(crate) mod ascii;
 pub(crate) mod classify;
+pub(crate) mod count;
 pub(crate) mod decode;
 pub(crate) mod lanes;
+pub(crate) mod simd;
+// NEON sizes UTF-16 its own way (`aarch64/neon/sizes.rs`).
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod sizes;
 pub(crate) mod stopping;
 pub(crate) mod tables;
 pub(crate) mod units;

@@ -56,33 +56,19 @@ use core::arch::aarch64::*;
 
 use super::encode_ucs4::short8;
 use super::lanes::pin;
-use super::vector::Neon;
 use crate::arch::generic::tables::{KEEP_BYTES, KEEP_TAIL};
-use crate::arch::generic::utf8::load_four;
 use crate::contract::FastStop;
 
-/// Copies whole 64-byte all-ASCII runs from the start of `src` while they
-/// fit in `room`; returns how many bytes it copied.
+/// Copies whole all-ASCII runs from the start of `src` while they fit in
+/// `room` (`generic::ascii`); returns how many bytes it copied.
 ///
 /// # Safety
 /// `out` points to `room` writable bytes.
 #[target_feature(enable = "neon")]
 #[inline]
 unsafe fn copy_ascii_runs(src: &[u8], out: *mut u8, room: usize) -> usize {
-    let limit = src.len().min(room);
-    let mut i = 0;
-    while limit - i >= 64 {
-        // SAFETY: bytes i..i+64 are in bounds (i + 64 <= src.len()).
-        let four = unsafe { load_four::<Neon>(src, i) }.map(|v| v.0);
-        let all = vorrq_u8(vorrq_u8(four[0], four[1]), vorrq_u8(four[2], four[3]));
-        if vmaxvq_u8(all) >= 0x80 {
-            break;
-        }
-        // SAFETY: bytes i..i+64 lie in the `room` (i + 64 <= room).
-        unsafe { vst1q_u8_x4(out.add(i), uint8x16x4_t(four[0], four[1], four[2], four[3])) };
-        i += 64;
-    }
-    i
+    // SAFETY: the caller's promise; the CPU has the tier's features.
+    unsafe { crate::arch::generic::ascii::copy_ascii_runs::<super::vector::Neon>(src, out, room) }
 }
 
 /// Latin-1 to UTF-8 (see the module documentation): as much of `src` as

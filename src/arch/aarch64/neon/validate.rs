@@ -1,7 +1,7 @@
 //! Validation, the validating count and the lead count, 64 bytes a step:
 //! the shared algorithm of `arch::generic::utf8` over [`Neon`].
 
-use super::vector::{self, Neon};
+use super::vector::Neon;
 use crate::arch::generic::utf8::{self as generic, FOURS, FOURS_ZERO, NO_STOPS};
 use crate::contract::{FastStop, Stops};
 
@@ -29,31 +29,11 @@ pub(super) unsafe fn validate_stopping(src: &[u8], stops: Stops) -> FastStop {
     }
 }
 
-/// Bytes of `src` that are not continuation bytes: 64 a step, counted in
-/// byte lanes (each lead's compare mask, -1, subtracted from an
-/// accumulator) and summed once every 63 steps, before a lane (at most 4 a
-/// step) could pass 255.
+/// Bytes of `src` that are not continuation bytes (`generic::count`).
 ///
 /// # Safety
-/// As [`validate`].
+/// None beyond the kernel contract (NEON is baseline).
 pub(super) unsafe fn count_leads(src: &[u8]) -> usize {
-    use core::arch::aarch64::*;
-    let (mut i, mut n) = (0, 0);
-    while i + 64 <= src.len() {
-        let steps = ((src.len() - i) / 64).min(63);
-        // SAFETY: register operations (NEON is baseline).
-        let mut acc = unsafe { vdupq_n_u8(0) };
-        for _ in 0..steps {
-            // SAFETY: bytes i..i+64 are in bounds (`steps` whole steps
-            // remain); NEON is baseline.
-            let [a, b, c, d] = unsafe { generic::load_four::<Neon>(src, i) };
-            let [a, b, c, d] = [a, b, c, d].map(|v| vector::leads(v.0));
-            // SAFETY: register operations.
-            acc = unsafe { vsubq_u8(vsubq_u8(acc, a), vaddq_u8(b, vaddq_u8(c, d))) };
-            i += 64;
-        }
-        // SAFETY: a register operation.
-        n += usize::from(unsafe { vaddlvq_u8(acc) });
-    }
-    n + crate::portable::count::count_leads(&src[i..])
+    // SAFETY: the CPU has the tier's features.
+    unsafe { crate::arch::generic::count::count_leads::<super::vector::Neon>(src) }
 }

@@ -212,3 +212,76 @@ impl Bytes for Neon {
         u32::from(unsafe { vaddvq_u8(sum) }.wrapping_neg())
     }
 }
+
+// SAFETY (every method below): NEON is part of the aarch64 baseline; loads
+// and stores have the caller's promise of 16 bytes.
+impl crate::arch::generic::simd::Simd for Neon {
+    const BYTES: usize = 16;
+
+    #[inline(always)]
+    unsafe fn zero() -> Neon {
+        Neon(unsafe { vdupq_n_u8(0) })
+    }
+    #[inline(always)]
+    unsafe fn splat8(b: i8) -> Neon {
+        Neon(unsafe { vdupq_n_u8(b as u8) })
+    }
+    #[inline(always)]
+    unsafe fn splat16(w: i16) -> Neon {
+        Neon(unsafe { vreinterpretq_u8_u16(vdupq_n_u16(w as u16)) })
+    }
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Neon {
+        Neon(unsafe { vld1q_u8(p) })
+    }
+    #[inline(always)]
+    unsafe fn store(self, p: *mut u8) {
+        unsafe { vst1q_u8(p, self.0) }
+    }
+    #[inline(always)]
+    fn and(self, b: Neon) -> Neon {
+        Neon(unsafe { vandq_u8(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn or(self, b: Neon) -> Neon {
+        Neon(unsafe { vorrq_u8(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn sub8(self, b: Neon) -> Neon {
+        Neon(unsafe { vsubq_u8(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn gt8(self, b: Neon) -> Neon {
+        Neon(unsafe { vcgtq_s8(vreinterpretq_s8_u8(self.0), vreinterpretq_s8_u8(b.0)) })
+    }
+    #[inline(always)]
+    fn add16(self, b: Neon) -> Neon {
+        Neon(unsafe {
+            vreinterpretq_u8_u16(vaddq_u16(
+                vreinterpretq_u16_u8(self.0),
+                vreinterpretq_u16_u8(b.0),
+            ))
+        })
+    }
+    #[inline(always)]
+    fn eq16(self, b: Neon) -> Neon {
+        Neon(unsafe {
+            vreinterpretq_u8_u16(vceqq_u16(
+                vreinterpretq_u16_u8(self.0),
+                vreinterpretq_u16_u8(b.0),
+            ))
+        })
+    }
+    #[inline(always)]
+    fn any_high(self) -> bool {
+        unsafe { vmaxvq_u8(self.0) >= 0x80 }
+    }
+    #[inline(always)]
+    fn sum_bytes(self) -> u64 {
+        u64::from(unsafe { vaddlvq_u8(self.0) })
+    }
+    #[inline(always)]
+    fn sum16(self) -> i64 {
+        i64::from(unsafe { vaddlvq_s16(vreinterpretq_s16_u8(self.0)) })
+    }
+}

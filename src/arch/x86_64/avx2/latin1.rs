@@ -17,29 +17,16 @@ use super::encode_ucs4::block::{encode_pairs, store, store_loose, store_prefix, 
 use crate::arch::generic::tables::KEEP_BYTES;
 use crate::contract::FastStop;
 
-/// Copies whole 128-byte all-ASCII runs while they fit; returns how many
-/// bytes it copied.
+/// Copies whole all-ASCII runs from the start of `src` while they fit in
+/// `room` (`generic::ascii`); returns how many bytes it copied.
 ///
 /// # Safety
-/// `ptr` points to `len` readable bytes and `out` to `room` writable ones.
+/// `out` points to `room` writable bytes.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn copy_ascii_runs(ptr: *const u8, len: usize, out: *mut u8, room: usize) -> usize {
-    let mut i = 0;
-    while len - i >= 128 && room - i >= 128 {
-        // SAFETY: bytes i..i+128 are in bounds.
-        let v = unsafe { [0, 32, 64, 96].map(|o| _mm256_loadu_si256(ptr.add(i + o).cast())) };
-        let any = _mm256_or_si256(_mm256_or_si256(v[0], v[1]), _mm256_or_si256(v[2], v[3]));
-        if _mm256_movemask_epi8(any) != 0 {
-            break;
-        }
-        for (k, block) in v.into_iter().enumerate() {
-            // SAFETY: bytes i..i+128 of the `room` checked above.
-            unsafe { _mm256_storeu_si256(out.add(i + 32 * k).cast(), block) };
-        }
-        i += 128;
-    }
-    i
+unsafe fn copy_ascii_runs(src: &[u8], out: *mut u8, room: usize) -> usize {
+    // SAFETY: the caller's promise; the CPU has the tier's features.
+    unsafe { crate::arch::generic::ascii::copy_ascii_runs::<super::vector::Avx2>(src, out, room) }
 }
 
 /// Encodes as much of `src` as fits in the `cap` bytes at `out`, up to its
@@ -63,9 +50,7 @@ pub(super) unsafe fn encode_latin1(src: &[u8], out: *mut u8, cap: usize) -> Fast
                 (i, written) = (i + 32, written + 32);
                 // SAFETY: bytes i..len are readable, `cap - written`
                 // writable.
-                let run = unsafe {
-                    copy_ascii_runs(ptr.add(i), len - i, out.add(written), cap - written)
-                };
+                let run = unsafe { copy_ascii_runs(&src[i..], out.add(written), cap - written) };
                 (i, written) = (i + run, written + run);
                 continue;
             }
@@ -155,8 +140,7 @@ pub(super) unsafe fn decode_latin1(src: &[u8], out: *mut u8, cap: usize) -> Fast
     while len - i >= 32 {
         if carry == 0 {
             // SAFETY: bytes i..len are readable, `cap - written` writable.
-            let run =
-                unsafe { copy_ascii_runs(ptr.add(i), len - i, out.add(written), cap - written) };
+            let run = unsafe { copy_ascii_runs(&src[i..], out.add(written), cap - written) };
             (i, written) = (i + run, written + run);
             if len - i < 32 {
                 break;

@@ -38,6 +38,7 @@ mod latin1;
 mod pair_check;
 mod sizes;
 mod validate;
+mod vector;
 
 use crate::arch::{Kernels, Table, Tier};
 

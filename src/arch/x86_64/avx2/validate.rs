@@ -394,46 +394,12 @@ pub(super) unsafe fn count_blocks(src: &[u8]) -> FastStop {
     }
 }
 
-/// Bytes of `src` that are not continuation bytes, 128 a step.
+/// Bytes of `src` that are not continuation bytes (`generic::count`).
 ///
 /// # Safety
 /// The CPU must support the enabled features.
 #[target_feature(enable = "avx2,popcnt")]
 pub(super) unsafe fn count_leads(src: &[u8]) -> usize {
-    // Continuation bytes (80..BF) are the bytes below -64 as signed values.
-    // Each compare gives -1 in their lanes; subtracting it counts them in
-    // byte-wide counters, which VPSADBW folds into 64-bit sums before they
-    // can wrap (at most 255 steps). Four sets of counters keep the four
-    // subtractions of a step independent. That is two vector operations per
-    // 32 bytes, against a MOVMSK and a POPCNT each, which on AMD Zen ran at
-    // 0.75x simdutf.
-    let (ptr, len) = (src.as_ptr(), src.len());
-    let floor = _mm256_set1_epi8(-64);
-    let zero = _mm256_setzero_si256();
-    let mut sums = zero;
-    let mut i = 0;
-    while len - i >= 128 {
-        let steps = ((len - i) / 128).min(255);
-        let mut counters = [zero; 4];
-        for _ in 0..steps {
-            for (k, counter) in counters.iter_mut().enumerate() {
-                // SAFETY: steps * 128 <= len - i, so bytes i..i+128 are in
-                // bounds.
-                let block = unsafe { _mm256_loadu_si256(ptr.add(i + 32 * k).cast()) };
-                *counter = _mm256_sub_epi8(*counter, _mm256_cmpgt_epi8(floor, block));
-            }
-            i += 128;
-        }
-        for counter in counters {
-            sums = _mm256_add_epi64(sums, _mm256_sad_epu8(counter, zero));
-        }
-    }
-    // SAFETY: a __m256i is 32 plain bytes, as is [u64; 4].
-    let lanes: [u64; 4] = unsafe { transmute(sums) };
-    let mut n = i - lanes.iter().sum::<u64>() as usize;
-    while len - i >= 32 {
-        n += lead_bytes(load_block(src, i)).count_ones() as usize;
-        i += 32;
-    }
-    n + crate::portable::count::count_leads(&src[i..])
+    // SAFETY: the CPU has the tier's features.
+    unsafe { crate::arch::generic::count::count_leads::<super::vector::Avx2>(src) }
 }

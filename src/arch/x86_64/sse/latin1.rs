@@ -35,34 +35,20 @@
 use core::arch::x86_64::*;
 
 use super::encode_ucs4::encode8_words;
-use super::validate::{is_ascii, load_four};
 use crate::arch::generic::tables::{KEEP_BYTES, KEEP_TAIL as TAIL};
 use crate::arch::x86_64::copy::copy_prefix;
 use crate::contract::FastStop;
 
-/// Copies whole 64-byte all-ASCII runs from the start of `src` while they
-/// fit in `room`; returns how many bytes it copied.
+/// Copies whole all-ASCII runs from the start of `src` while they fit in
+/// `room` (`generic::ascii`); returns how many bytes it copied.
 ///
 /// # Safety
 /// `out` points to `room` writable bytes.
 #[target_feature(enable = "ssse3,sse4.1")]
 #[inline]
 unsafe fn copy_ascii_runs(src: &[u8], out: *mut u8, room: usize) -> usize {
-    let limit = src.len().min(room);
-    let mut i = 0;
-    while limit - i >= 64 {
-        // SAFETY: bytes i..i+64 are in bounds (i + 64 <= src.len()).
-        let four = unsafe { load_four(src, i) };
-        if !is_ascii(four) {
-            break;
-        }
-        for (k, block) in four.into_iter().enumerate() {
-            // SAFETY: bytes i..i+64 lie in the `room` (i + 64 <= room).
-            unsafe { _mm_storeu_si128(out.add(i + 16 * k).cast(), block) };
-        }
-        i += 64;
-    }
-    i
+    // SAFETY: the caller's promise; the CPU has the tier's features.
+    unsafe { crate::arch::generic::ascii::copy_ascii_runs::<super::vector::Sse>(src, out, room) }
 }
 
 /// Encodes as much of `src` as fits in the `cap` bytes at `out`, up to its

@@ -139,3 +139,75 @@ impl Bytes for Sse {
         }
     }
 }
+
+// SAFETY (every method below): as for `Bytes`: a `Sse` exists only on a
+// CPU with SSSE3 and SSE4.1, more than these need (SSE2); loads and stores
+// have the caller's promise of 16 bytes.
+impl crate::arch::generic::simd::Simd for Sse {
+    const BYTES: usize = 16;
+
+    #[inline(always)]
+    unsafe fn zero() -> Sse {
+        Sse(unsafe { _mm_setzero_si128() })
+    }
+    #[inline(always)]
+    unsafe fn splat8(b: i8) -> Sse {
+        Sse(unsafe { _mm_set1_epi8(b) })
+    }
+    #[inline(always)]
+    unsafe fn splat16(w: i16) -> Sse {
+        Sse(unsafe { _mm_set1_epi16(w) })
+    }
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Sse {
+        Sse(unsafe { _mm_loadu_si128(p.cast()) })
+    }
+    #[inline(always)]
+    unsafe fn store(self, p: *mut u8) {
+        unsafe { _mm_storeu_si128(p.cast(), self.0) }
+    }
+    #[inline(always)]
+    fn and(self, b: Sse) -> Sse {
+        Sse(unsafe { _mm_and_si128(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn or(self, b: Sse) -> Sse {
+        Sse(unsafe { _mm_or_si128(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn sub8(self, b: Sse) -> Sse {
+        Sse(unsafe { _mm_sub_epi8(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn gt8(self, b: Sse) -> Sse {
+        Sse(unsafe { _mm_cmpgt_epi8(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn add16(self, b: Sse) -> Sse {
+        Sse(unsafe { _mm_add_epi16(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn eq16(self, b: Sse) -> Sse {
+        Sse(unsafe { _mm_cmpeq_epi16(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn any_high(self) -> bool {
+        unsafe { _mm_movemask_epi8(self.0) != 0 }
+    }
+    #[inline(always)]
+    fn sum_bytes(self) -> u64 {
+        unsafe {
+            let sums = _mm_sad_epu8(self.0, _mm_setzero_si128());
+            (_mm_cvtsi128_si64(sums) + _mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums))) as u64
+        }
+    }
+    #[inline(always)]
+    fn sum16(self) -> i64 {
+        unsafe {
+            let pairs = _mm_madd_epi16(self.0, _mm_set1_epi16(1));
+            let two = _mm_add_epi32(pairs, _mm_unpackhi_epi64(pairs, pairs));
+            let one = _mm_add_epi32(two, _mm_srli_epi64::<32>(two));
+            i64::from(_mm_cvtsi128_si32(one))
+        }
+    }
+}
