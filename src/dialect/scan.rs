@@ -7,7 +7,7 @@
 //! U+FFFF, which CESU-8 writes as a pair), and Modified UTF-8 also refuses
 //! the byte 00 (and writes U+0000 as C0 80). Decoding and validating, the
 //! kernels stop there themselves ([`stops`] says where; see
-//! `arch::stopping`); encoding code points, and measuring UTF-16's
+//! `engine::stopping`); encoding code points, and measuring UTF-16's
 //! encoded length, scan for them here, a block at a time with no branch
 //! inside a block, which the compiler vectorises.
 

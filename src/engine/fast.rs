@@ -2,7 +2,6 @@
 //! each: what the routes call, with what a tier without the kernel gives
 //! instead (`None`, or nothing done).
 
-use super::driver;
 use super::Engine;
 use crate::contract::{FastStop, Stops};
 use crate::Progress;
@@ -66,7 +65,7 @@ impl Engine {
         policy: crate::Latin1Policy,
         more_input: bool,
     ) -> Option<Progress> {
-        driver::decode_latin1(self.kernels, src, dst, policy, more_input)
+        super::latin1::decode_latin1(self.kernels, src, dst, policy, more_input)
     }
 
     /// UTF-16 (byte-swapped with `swap`) to CESU-8, or with `mutf8` to

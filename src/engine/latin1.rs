@@ -1,8 +1,13 @@
-//! UTF-8 <-> Latin-1: the tier's Latin-1 kernels in the driver's loop; on a
+//! UTF-8 <-> Latin-1: the tier's Latin-1 kernels in the shared loop; on a
 //! tier without a decoder of its own (the scalar tier), and to measure,
 //! through chunks of code points ([`super::chunks`]).
 
 use super::chunks::{through_ucs4, Narrow, Taken};
+use super::run::{run, utf8_window, Output};
+use crate::arch::kernels::{Fast, Latin1Kernel};
+use crate::arch::Kernels;
+use crate::contract::FastStop;
+use crate::reference::sink::SliceSink;
 use crate::{Engine, Latin1Policy, Policy, Progress};
 
 /// Latin-1 output: a buffer, or a count.
@@ -186,13 +191,92 @@ impl Engine {
 
     /// See [`crate::encode_latin1`].
     pub fn encode_latin1(&self, src: &[u8], dst: &mut [u8]) -> Progress {
-        super::driver::encode_latin1(self.kernels, src, dst)
+        encode_latin1(self.kernels, src, dst)
     }
 
     /// See [`crate::encode_latin1_len`].
     pub fn encode_latin1_len(&self, src: &[u8]) -> usize {
         src.len() + src.iter().filter(|&&b| b >= 0x80).count()
     }
+}
+
+struct EncodeLatin1<'a> {
+    fast: Fast<Latin1Kernel>,
+    dst: &'a mut [u8],
+    written: usize,
+}
+
+impl Output<u8> for EncodeLatin1<'_> {
+    fn fast(&mut self, src: &[u8]) -> FastStop {
+        let stop = self.fast.run(src, &mut self.dst[self.written..]);
+        self.written += stop.written;
+        stop
+    }
+    fn scalar(&mut self, src: &[u8], _last: bool) -> Progress {
+        let mut sink = SliceSink::new(&mut self.dst[self.written..]);
+        let p = crate::reference::latin1::encode(src, &mut sink);
+        self.written += p.written;
+        p
+    }
+    fn written(&self) -> usize {
+        self.written
+    }
+}
+
+/// Latin-1 to UTF-8 with the tier's kernel. The kernel
+/// stops only for lack of room; the reference core then fills the rest exactly.
+pub(super) fn encode_latin1(k: &Kernels, src: &[u8], dst: &mut [u8]) -> Progress {
+    let mut out = EncodeLatin1 {
+        fast: k.encode_latin1(),
+        dst,
+        written: 0,
+    };
+    run(src, &mut out, |i| i + 1)
+}
+
+struct DecodeLatin1<'a> {
+    fast: Fast<Latin1Kernel>,
+    dst: &'a mut [u8],
+    written: usize,
+    policy: crate::Latin1Policy,
+    more_input: bool,
+}
+
+impl Output<u8> for DecodeLatin1<'_> {
+    fn fast(&mut self, src: &[u8]) -> FastStop {
+        let stop = self.fast.run(src, &mut self.dst[self.written..]);
+        self.written += stop.written;
+        stop
+    }
+    fn scalar(&mut self, src: &[u8], last: bool) -> Progress {
+        let mut sink = SliceSink::new(&mut self.dst[self.written..]);
+        let more = self.more_input && last;
+        let p = crate::reference::latin1::decode(src, &mut sink, self.policy, more);
+        self.written += p.written;
+        p
+    }
+    fn written(&self) -> usize {
+        self.written
+    }
+}
+
+/// UTF-8 to Latin-1 with the tier's own kernel, if it has one.
+pub(super) fn decode_latin1(
+    k: &Kernels,
+    src: &[u8],
+    dst: &mut [u8],
+    policy: crate::Latin1Policy,
+    more_input: bool,
+) -> Option<Progress> {
+    let fast = k.decode_latin1()?;
+    let mut out = DecodeLatin1 {
+        fast,
+        dst,
+        written: 0,
+        policy,
+        more_input,
+    };
+    Some(run(src, &mut out, utf8_window(src)))
 }
 
 /// The scalar tier decodes to Latin-1 through the portable core (UCS-4

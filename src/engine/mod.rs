@@ -11,7 +11,7 @@
 //! and non-strict policies are nearly free.
 //!
 //! - [`tier`]: which tier runs, chosen once and cached ([`Engine::best`]).
-//! - [`driver`]: the shared loop, and the UTF-8 <-> UCS-4 routes.
+//! - [`run`]: the shared loop; [`ucs4`]: the UTF-8 <-> UCS-4 routes.
 //! - [`fast`]: the kernels some tiers lack, one call each.
 //! - [`utf16`], [`latin1`], [`classify`]: the runtimes' forms;
 //!   [`chunks`] converts through a buffer of code points where a tier has
@@ -22,11 +22,12 @@
 mod chunks;
 mod classify;
 mod dialect;
-mod driver;
 mod fast;
 mod latin1;
+mod run;
 mod stopping;
 mod tier;
+mod ucs4;
 mod utf16;
 
 use crate::arch::{Kernels, Tier};
@@ -60,7 +61,7 @@ impl Engine {
     /// See [`crate::validate_chunk`].
     #[inline]
     pub fn validate_chunk(&self, src: &[u8], more_input: bool) -> Progress {
-        driver::validate(self.kernels, src, more_input)
+        ucs4::validate(self.kernels, src, more_input)
     }
 
     /// See [`crate::decode_ucs4`].
@@ -72,17 +73,17 @@ impl Engine {
         policy: Policy,
         more_input: bool,
     ) -> Progress {
-        driver::decode(self.kernels, src, dst, policy, more_input)
+        ucs4::decode(self.kernels, src, dst, policy, more_input)
     }
 
     /// See [`crate::count`].
     pub fn count(&self, src: &[u8], policy: Policy, more_input: bool) -> Progress {
-        driver::count(self.kernels, src, policy, more_input)
+        ucs4::count(self.kernels, src, policy, more_input)
     }
 
     /// See [`crate::encode`].
     pub fn encode(&self, src: &[u32], dst: &mut [u8], policy: EncodePolicy) -> Progress {
-        driver::encode(self.kernels, src, dst, policy)
+        ucs4::encode(self.kernels, src, dst, policy)
     }
 
     /// See [`crate::count_valid`].
@@ -92,6 +93,6 @@ impl Engine {
 
     /// See [`crate::encoded_len`].
     pub fn encoded_len(&self, src: &[u32], policy: EncodePolicy) -> Progress {
-        driver::encoded_len(self.kernels, src, policy)
+        ucs4::encoded_len(self.kernels, src, policy)
     }
 }

@@ -8,7 +8,7 @@
 //! So runs of plain ASCII blocks are taken first, by a pass that stops at
 //! 00 as at any other non-ASCII byte (of the stops, only Modified UTF-8's
 //! 00 is ASCII); past them, the byte search finds the next stop within
-//! [`AHEAD`] bytes, and the RFC 3629 kernel takes what precedes it while it
+//! `portable::stopping::AHEAD` bytes, and the RFC 3629 kernel takes what precedes it while it
 //! is still in L1. The loop is the portable core's (`portable::stopping`);
 //! the vector tiers bring their own parts (`arch::generic::stopping`), and
 //! the scalar tier's are here, over the portable core.

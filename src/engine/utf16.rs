@@ -1,11 +1,16 @@
 //! UTF-8 <-> UTF-16: the tier's UTF-16 kernels over the valid stretches and
-//! the reference core at each error, in the driver's loop; measuring (a
+//! the reference core at each error, in the shared loop; measuring (a
 //! NULL output) takes the same shape with the tier's counting kernels.
 
-use super::driver::{self, run, Output};
+use super::run::{run, utf8_window, Output};
+use super::ucs4::{short_ascii, Count};
+use crate::arch::kernels::{EncodeU16Kernel, Fast};
+use crate::arch::Kernels;
 use crate::contract::{rebase, FastStop};
 use crate::reference::sink::CountSink;
+use crate::reference::sink::SliceSink;
 use crate::reference::utf16 as reference;
+use crate::reference::utf16::Utf16Sink;
 use crate::{ByteOrder, EncodePolicy, Engine, Policy, Progress, Status};
 
 impl Engine {
@@ -26,14 +31,14 @@ impl Engine {
             }
             return done(src.len());
         }
-        driver::decode_utf16(self.kernels, src, dst, policy, order, more_input)
+        decode_utf16(self.kernels, src, dst, policy, order, more_input)
     }
 
     /// See [`crate::decode_utf16_len`]: the UTF-16 units that decoding
     /// writes, counted by the tier's validating classification over the
     /// valid stretches and by the reference core at each error.
     pub fn decode_utf16_len(&self, src: &[u8], policy: Policy, more_input: bool) -> Progress {
-        driver::count_utf16(self.kernels, src, policy, more_input)
+        count_utf16(self.kernels, src, policy, more_input)
     }
 
     /// See [`crate::encode_utf16`].
@@ -56,7 +61,7 @@ impl Engine {
                 return done(src.len());
             }
         }
-        driver::encode_utf16(self.kernels, src, dst, policy, order, more_input)
+        encode_utf16(self.kernels, src, dst, policy, order, more_input)
     }
 
     /// See [`crate::encode_utf16_len`]: the bytes that encoding writes,
@@ -104,7 +109,7 @@ impl Engine {
     }
 }
 
-/// Measuring UTF-16 to UTF-8 (`encode_utf16_len`) in the driver's loop.
+/// Measuring UTF-16 to UTF-8 (`encode_utf16_len`) in the shared loop.
 struct EncodedLen {
     engine: Engine,
     order: ByteOrder,
@@ -146,6 +151,130 @@ impl Output<u16> for EncodedLen {
     fn written(&self) -> usize {
         self.written
     }
+}
+
+struct DecodeUtf16<'a, F> {
+    fast: F,
+    dst: &'a mut [u16],
+    written: usize,
+    policy: Policy,
+    order: ByteOrder,
+    more_input: bool,
+}
+
+impl<F: FnMut(&[u8], &mut [u16], bool) -> FastStop> Output<u8> for DecodeUtf16<'_, F> {
+    fn fast(&mut self, src: &[u8]) -> FastStop {
+        let stop = (self.fast)(src, &mut self.dst[self.written..], self.order.swaps());
+        self.written += stop.written;
+        stop
+    }
+    fn scalar(&mut self, src: &[u8], last: bool) -> Progress {
+        let dst = SliceSink::new(&mut self.dst[self.written..]);
+        let mut sink = Utf16Sink::new(dst, self.order);
+        let p =
+            crate::reference::decode::decode(src, &mut sink, self.policy, self.more_input && last);
+        self.written += p.written;
+        p
+    }
+    fn written(&self) -> usize {
+        self.written
+    }
+}
+
+/// UTF-8 to UTF-16 with the tier's kernel.
+pub(super) fn decode_utf16(
+    k: &Kernels,
+    src: &[u8],
+    dst: &mut [u16],
+    policy: Policy,
+    order: ByteOrder,
+    more_input: bool,
+) -> Progress {
+    let window = utf8_window(src);
+    let kernel = k.decode_utf16();
+    let mut out = DecodeUtf16 {
+        fast: |src: &[u8], dst: &mut [u16], swap| kernel.run(src, dst, swap),
+        dst,
+        written: 0,
+        policy,
+        order,
+        more_input,
+    };
+    run(src, &mut out, window)
+}
+
+/// The UTF-16 units decoding would write: `ucs4::count`'s way, with the
+/// tier's classification (validation that counts characters and 4-byte
+/// characters in one pass) as the validating count.
+pub(super) fn count_utf16(k: &Kernels, src: &[u8], policy: Policy, more_input: bool) -> Progress {
+    if short_ascii(src) {
+        return super::run::done(src.len(), src.len());
+    }
+    let mut out = Count {
+        fast: |s: &[u8]| {
+            let (stop, stats) = super::classify::valid_stats(k, s);
+            FastStop {
+                written: stats.leads + stats.fours,
+                ..stop
+            }
+        },
+        written: 0,
+        policy,
+        more_input,
+        utf16: true,
+    };
+    run(src, &mut out, utf8_window(src))
+}
+
+struct EncodeUtf16<'a> {
+    fast: Fast<EncodeU16Kernel>,
+    dst: &'a mut [u8],
+    written: usize,
+    policy: EncodePolicy,
+    order: ByteOrder,
+    more_input: bool,
+}
+
+impl Output<u16> for EncodeUtf16<'_> {
+    fn fast(&mut self, src: &[u16]) -> FastStop {
+        let stop = self
+            .fast
+            .run(src, &mut self.dst[self.written..], self.order.swaps());
+        self.written += stop.written;
+        stop
+    }
+    fn scalar(&mut self, src: &[u16], last: bool) -> Progress {
+        let mut sink = SliceSink::new(&mut self.dst[self.written..]);
+        let more = self.more_input && last;
+        let p = crate::reference::utf16::encode(src, &mut sink, self.policy, self.order, more);
+        self.written += p.written;
+        p
+    }
+    fn written(&self) -> usize {
+        self.written
+    }
+}
+
+/// UTF-16 to UTF-8 with the tier's kernel. An unpaired
+/// surrogate the kernel flags is handled alone by the reference core (it is
+/// unpaired, so its window is the one unit).
+pub(super) fn encode_utf16(
+    k: &Kernels,
+    src: &[u16],
+    dst: &mut [u8],
+    policy: EncodePolicy,
+    order: ByteOrder,
+    more_input: bool,
+) -> Progress {
+    let mut out = EncodeUtf16 {
+        fast: k.encode_utf16(),
+        dst,
+        written: 0,
+        policy,
+        order,
+        more_input,
+    };
+    run(src, &mut out, |i| i + 1)
 }
 
 /// Up to this many units, an ASCII string is converted in place: a kernel

@@ -2,14 +2,11 @@
 //! `mbsrtowcs`, `wcsrtombs` and `mbsinit`: always UTF-8 (RFC 3629), with the
 //! conversion state in a caller-allocated `u8x_mbstate_t`.
 //!
-//! The state is the bytes of a character begun but not finished. Every
-//! verdict on them is the Table 3-7 segmenter's: a call lays the pending
-//! bytes and the new ones side by side and asks for the segment starting
-//! there, so feeding a string one byte at a time gives the verdicts of one
-//! whole-buffer decode, and an ill-formed sequence is refused at the first
-//! byte that no well-formed character can continue with. The string
-//! functions hand everything after that first character to the bulk decoder
-//! and encoder.
+//! The state is the bytes of a character begun but not finished, and every
+//! verdict on them is the reference core's restartable step
+//! (`reference::restartable`); the string functions hand everything after
+//! that first character to the bulk decoder and encoder. This layer reads
+//! and writes the caller's pointers and nothing else.
 //!
 //! u8x keeps no global state, so POSIX's hidden static state for a NULL
 //! `ps` cannot exist: a NULL state is a fresh initial state for that call.
@@ -22,7 +19,7 @@ use core::slice;
 use super::buffers::{output_up_to, Output};
 use super::errno::{fail, set_errno, FAILED};
 use crate::reference::encode::unit_bytes;
-use crate::reference::segment::{next_segment, Segment};
+use crate::reference::restartable::{Pending, Step};
 use crate::{EncodePolicy, Policy, Status};
 use libc::wchar_t;
 
@@ -51,68 +48,28 @@ pub struct u8x_mbstate_t {
 /// needs at `s` (u8x's `MB_CUR_MAX`).
 pub const U8X_MB_LEN_MAX: usize = 4;
 
-const INITIAL: u8x_mbstate_t = u8x_mbstate_t {
-    count: 0,
-    bytes: [0; 3],
-};
+const INITIAL: Pending = Pending::INITIAL;
+
+impl From<u8x_mbstate_t> for Pending {
+    fn from(s: u8x_mbstate_t) -> Pending {
+        Pending {
+            count: s.count,
+            bytes: s.bytes,
+        }
+    }
+}
+
+impl From<Pending> for u8x_mbstate_t {
+    fn from(p: Pending) -> u8x_mbstate_t {
+        u8x_mbstate_t {
+            count: p.count,
+            bytes: p.bytes,
+        }
+    }
+}
 
 /// `(size_t)-2`: the bytes so far begin a character that needs more.
 const INCOMPLETE: usize = usize::MAX - 1;
-
-impl u8x_mbstate_t {
-    /// Whether this is a state the functions could have left: no pending
-    /// bytes, or 1..3 that begin a well-formed character, then zeros.
-    fn is_valid(&self) -> bool {
-        let Some((pending, rest)) = self.bytes.split_at_checked(self.count as usize) else {
-            return false;
-        };
-        rest.iter().all(|&b| b == 0)
-            && (pending.is_empty()
-                || next_segment(pending) == Segment::Truncated { len: self.count })
-    }
-}
-
-/// What one restartable step found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Step {
-    /// A character, finished by the first `used` of the new bytes.
-    Char { scalar: u32, used: usize },
-    /// Every new byte went into the state: the character needs more.
-    Incomplete,
-    /// The pending and new bytes begin no well-formed character.
-    Invalid,
-}
-
-/// One `mbrtowc` step from a valid `state` over the new bytes `src`, of
-/// which only the first `4 - count` can matter. The state is initial
-/// afterwards unless the step is [`Step::Incomplete`].
-fn step(state: &mut u8x_mbstate_t, src: &[u8]) -> Step {
-    let have = state.count as usize;
-    let take = src.len().min(4 - have);
-    let mut buf = [0u8; 4];
-    buf[..have].copy_from_slice(&state.bytes[..have]);
-    buf[have..have + take].copy_from_slice(&src[..take]);
-    let seen = &buf[..have + take];
-    if seen.is_empty() {
-        return Step::Incomplete;
-    }
-    let found = match next_segment(seen) {
-        Segment::Char { scalar, len } => Step::Char {
-            scalar,
-            used: len as usize - have,
-        },
-        Segment::Truncated { len } => {
-            // A segment is only cut by the end of its input: `len` is all of
-            // `seen`, and shorter than the 4 bytes a character can take.
-            state.count = len;
-            state.bytes[..len as usize].copy_from_slice(seen);
-            return Step::Incomplete;
-        }
-        Segment::Invalid { .. } => Step::Invalid,
-    };
-    *state = INITIAL;
-    found
-}
 
 /// Copies into `new` the bytes at `s` that a step from `state` needs: at
 /// most `n`, no more than the character can still take, and nothing after
@@ -123,22 +80,16 @@ fn step(state: &mut u8x_mbstate_t, src: &[u8]) -> Step {
 ///
 /// # Safety
 /// `s` must have `n` readable bytes, or be a NUL-terminated string.
-unsafe fn take(state: &u8x_mbstate_t, s: *const u8, n: usize, new: &mut [u8; 4]) -> usize {
+unsafe fn take(state: &Pending, s: *const u8, n: usize, new: &mut [u8; 4]) -> usize {
     let have = state.count as usize;
-    let mut seen = [0u8; 4];
-    seen[..have].copy_from_slice(&state.bytes[..have]);
     let mut k = 0;
     while k < n && have + k < 4 {
         // SAFETY: `k < n`, and every byte before `k` left the character
         // open (a terminator would have ended it): still in the caller's
         // bytes.
-        let b = unsafe { *s.add(k) };
-        new[k] = b;
-        seen[have + k] = b;
+        new[k] = unsafe { *s.add(k) };
         k += 1;
-        // Open means a prefix of a well-formed character: the segmenter
-        // says it is cut by the end of its input.
-        if !matches!(next_segment(&seen[..have + k]), Segment::Truncated { .. }) {
+        if !state.open_after(&new[..k]) {
             break;
         }
     }
@@ -149,13 +100,13 @@ unsafe fn take(state: &u8x_mbstate_t, s: *const u8, n: usize, new: &mut [u8; 4])
 ///
 /// # Safety
 /// `ps` is NULL or points to a `u8x_mbstate_t`.
-unsafe fn load(ps: *const u8x_mbstate_t) -> Option<u8x_mbstate_t> {
+unsafe fn load(ps: *const u8x_mbstate_t) -> Option<Pending> {
     let state = if ps.is_null() {
         INITIAL
     } else {
         // SAFETY: the caller promises a state there; any bytes are a value
         // of the type (alignment 1, integer fields), checked next.
-        unsafe { ps.read() }
+        Pending::from(unsafe { ps.read() })
     };
     state.is_valid().then_some(state)
 }
@@ -165,10 +116,10 @@ unsafe fn load(ps: *const u8x_mbstate_t) -> Option<u8x_mbstate_t> {
 ///
 /// # Safety
 /// `ps` is NULL or points to a writable `u8x_mbstate_t`.
-unsafe fn store(ps: *mut u8x_mbstate_t, state: u8x_mbstate_t) {
+unsafe fn store(ps: *mut u8x_mbstate_t, state: Pending) {
     if !ps.is_null() {
         // SAFETY: the caller promises a writable state there.
-        unsafe { ps.write(state) }
+        unsafe { ps.write(state.into()) }
     }
 }
 
@@ -282,13 +233,13 @@ pub unsafe extern "C" fn u8x_mbrtowc(
         return fail(libc::EINVAL);
     };
     let (pwc, found) = if s.is_null() {
-        (null_mut(), step(&mut state, b"\0"))
+        (null_mut(), state.step(b"\0"))
     } else {
         let mut new = [0u8; 4];
         // SAFETY: the caller promises `n` readable bytes at `s`, or a
         // NUL-terminated string.
         let k = unsafe { take(&state, s.cast::<u8>(), n, &mut new) };
-        (pwc, step(&mut state, &new[..k]))
+        (pwc, state.step(&new[..k]))
     };
     let ret = match found {
         Step::Char { scalar, used } => {
@@ -449,7 +400,7 @@ pub unsafe extern "C" fn u8x_mbsrtowcs(
                 break;
             }
         }
-        match step(&mut state, &buf[..k]) {
+        match state.step(&buf[..k]) {
             Step::Char { scalar, used } => {
                 first = Some(scalar);
                 // SAFETY: `used` of the bytes just read, none the terminator.
@@ -632,136 +583,6 @@ const _: () = {
 mod tests {
     use super::*;
 
-    fn state(pending: &[u8]) -> u8x_mbstate_t {
-        let mut s = INITIAL;
-        s.count = pending.len() as u8;
-        s.bytes[..pending.len()].copy_from_slice(pending);
-        s
-    }
-
-    /// Feeds `bytes` one at a time; the steps and the states after them.
-    fn bytewise(bytes: &[u8]) -> Vec<(Step, u8x_mbstate_t)> {
-        let mut s = INITIAL;
-        bytes
-            .iter()
-            .map(|b| (step(&mut s, slice::from_ref(b)), s))
-            .collect()
-    }
-
-    #[test]
-    fn byte_at_a_time() {
-        use Step::*;
-        assert_eq!(
-            bytewise(b"\xE2\x82\xAC"),
-            [
-                (Incomplete, state(b"\xE2")),
-                (Incomplete, state(b"\xE2\x82")),
-                (
-                    Char {
-                        scalar: 0x20AC,
-                        used: 1
-                    },
-                    INITIAL
-                ),
-            ]
-        );
-        // Refused at the first byte no well-formed character continues
-        // with, and the state is initial again.
-        for bad in [&b"\xE0\x80"[..], b"\xED\xA0", b"\xF0\x8F", b"\xF4\x90"] {
-            let steps = bytewise(bad);
-            assert_eq!(steps[0], (Incomplete, state(&bad[..1])), "{bad:02X?}");
-            assert_eq!(steps[1], (Invalid, INITIAL), "{bad:02X?}");
-        }
-        for lead in [0x80, 0xBF, 0xC0, 0xC1, 0xF5, 0xFF] {
-            assert_eq!(bytewise(&[lead]), [(Invalid, INITIAL)]);
-        }
-        assert_eq!(
-            bytewise(b"\xF0\x90\x80\x41"),
-            [
-                (Incomplete, state(b"\xF0")),
-                (Incomplete, state(b"\xF0\x90")),
-                (Incomplete, state(b"\xF0\x90\x80")),
-                (Invalid, INITIAL),
-            ]
-        );
-    }
-
-    #[test]
-    fn chunks_read_only_what_the_character_needs() {
-        let mut s = state(b"\xF0\x9F");
-        let found = step(&mut s, b"\x98\x80zzzz");
-        assert_eq!(
-            found,
-            Step::Char {
-                scalar: 0x1F600,
-                used: 2
-            }
-        );
-        assert_eq!(s, INITIAL);
-        let mut s = state(b"\xE2");
-        assert_eq!(step(&mut s, b""), Step::Incomplete);
-        assert_eq!(s, state(b"\xE2"));
-        let mut s = INITIAL;
-        assert_eq!(step(&mut s, b""), Step::Incomplete);
-        assert_eq!(s, INITIAL);
-        assert_eq!(step(&mut s, b"\0\x80"), Step::Char { scalar: 0, used: 1 });
-    }
-
-    #[test]
-    fn corrupt_states() {
-        assert!(INITIAL.is_valid());
-        assert!(state(b"\xF4\x8F\xBF").is_valid());
-        for bad in [
-            state(b"\x41"),
-            state(b"\x80"),
-            state(b"\xE2\x82\xAC"),
-            state(b"\xE0\x80"),
-            state(b"\xC0"),
-            u8x_mbstate_t {
-                count: 4,
-                bytes: [0; 3],
-            },
-            u8x_mbstate_t {
-                count: 0,
-                bytes: [0xE2, 0, 0],
-            },
-            u8x_mbstate_t {
-                count: 1,
-                bytes: [0xE2, 0x82, 0],
-            },
-        ] {
-            assert!(!bad.is_valid(), "{bad:?}");
-        }
-    }
-
-    #[test]
-    fn every_short_input_matches_the_segmenter() {
-        // Byte at a time, each 1..3-byte prefix ends as the segmenter says.
-        for a in 0..=255u8 {
-            for b in 0..=255u8 {
-                let bytes = [a, b];
-                let mut s = INITIAL;
-                let mut last = Step::Incomplete;
-                let mut fed = 0;
-                for &x in &bytes {
-                    last = step(&mut s, &[x]);
-                    fed += 1;
-                    if last != Step::Incomplete {
-                        break;
-                    }
-                }
-                let want = match next_segment(&bytes[..fed]) {
-                    Segment::Char { scalar, len } if len as usize == fed => {
-                        Step::Char { scalar, used: 1 }
-                    }
-                    Segment::Truncated { .. } => Step::Incomplete,
-                    _ => Step::Invalid,
-                };
-                assert_eq!(last, want, "{bytes:02X?}");
-            }
-        }
-    }
-
     // (wchar_t and c_char are signed on x86-64, unsigned on aarch64: the
     // casts are needed on one only.)
     #[allow(clippy::unnecessary_cast)]
@@ -772,7 +593,7 @@ mod tests {
         for len in 1..=6 {
             let mut got = Vec::new();
             let mut p = text.as_ptr().cast::<c_char>();
-            let mut st = INITIAL;
+            let mut st = u8x_mbstate_t::default();
             while !p.is_null() {
                 let mut buf = [0x5A5A_5A5A as wchar_t; 8];
                 let r = unsafe { u8x_mbsrtowcs(buf.as_mut_ptr(), &mut p, len, &mut st) };

@@ -4,7 +4,7 @@
 //!
 //! Like a vector kernel, each function here runs over a *valid prefix* of
 //! its input and stops at a character boundary before the first error, a cut
-//! sequence or a full output; the driver then hands the next few bytes to
+//! sequence or a full output; the engine then hands the next few bytes to
 //! the reference core in [`crate::reference`], which applies the policy and
 //! reports the error exactly. So these loops handle only well-formed text,
 //! need no policy, and are tested against the reference on every input the

@@ -16,6 +16,7 @@ pub mod encode;
 pub mod latin1;
 pub mod legacy;
 pub(crate) mod prefix;
+pub mod restartable;
 pub mod segment;
 pub mod sink;
 pub mod utf16;

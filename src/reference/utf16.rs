@@ -201,7 +201,7 @@ pub fn validate(src: &[u16], order: ByteOrder, more_input: bool) -> Progress {
 
 /// UTF-16 units of `src` when it is well-formed UTF-8: one per character,
 /// two for each 4-byte one.
-#[cfg(test)] // The oracle of `forms::classify`'s tests.
+#[cfg(test)] // The oracle of `engine::classify`'s tests.
 pub fn utf16_len_valid(src: &[u8]) -> usize {
     src.iter()
         .map(|&b| usize::from(!super::segment::is_continuation(b)) + usize::from(b >= 0xF0))
@@ -210,7 +210,7 @@ pub fn utf16_len_valid(src: &[u8]) -> usize {
 
 /// UTF-8 bytes of `src` when it is well-formed UTF-16: a pair's two units
 /// make four bytes, two each.
-#[cfg(test)] // The oracle of `forms::classify`'s tests.
+#[cfg(test)] // The oracle of `engine::classify`'s tests.
 pub fn utf8_len_valid(src: &[u16], order: ByteOrder) -> usize {
     let units = Units::new(src, order);
     (0..src.len())

@@ -1,6 +1,6 @@
 //! UTF-16 to UTF-8 one character at a time, exactly: for the blocks with
 //! surrogates that the vector encoders do not take whole, and for their
-//! last few units, which the driver's reference core (policies, sinks) would
+//! last few units, which the engine's reference core (policies, sinks) would
 //! take at several times the cost per character; and one code point's
 //! UTF-8 or UTF-16, for the same ends of the decoders and encoders.
 

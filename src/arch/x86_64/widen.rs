@@ -1,4 +1,4 @@
-//! Widening a short string the driver has found to be all ASCII: one code
+//! Widening a short string the engine has found to be all ASCII: one code
 //! point per byte, zero-extended. Each tier's version is a leaf function of
 //! a few loads, widening moves and stores, so that a 64-byte string costs
 //! one indirect call instead of the decoder's set-up (its constants, its
@@ -273,7 +273,7 @@ pub(super) unsafe fn ascii_units_avx2_stopping<const ZERO: bool>(
 mod tests {
     use super::*;
 
-    /// Each kernel, called directly (the driver only sends it strings
+    /// Each kernel, called directly (the engine only sends it strings
     /// longer than it widens inline): every length 0..=64 at every output
     /// offset within a prefilled buffer; all bytes, not only ASCII.
     #[test]

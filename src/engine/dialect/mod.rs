@@ -3,20 +3,20 @@
 //! forms.
 //!
 //! A dialect differs from RFC 3629 in a few lead bytes
-//! ([`segment`](crate::dialect::segment)) and in how a few code points are
-//! written ([`encode`](crate::dialect::encode)). Every conversion runs
+//! ([`crate::dialect::segment`]) and in how a few code points are
+//! written ([`crate::dialect::encode`]). Every conversion runs
 //! the tier's RFC 3629 kernel up to the first place the two could differ
 //! and the dialect's reference core from there to the next boundary
 //! ([`driver`]). RFC 3629's kernels stop by themselves at what they reject;
 //! for what they accept and CESU-8 or Modified UTF-8 does not (4-byte
 //! forms, 00), decoding and validating run kernels that stop there too
 //! (`engine::stopping`), and encoding code points scans ahead
-//! ([`scan`](crate::dialect::scan)).
+//! ([`crate::dialect::scan`]).
 //! The reference core is the decoder of `reference::decode` with the dialect's
 //! segments, so the policies, streaming and error reports mean exactly
 //! what they mean for RFC 3629; runs of CESU-8 pairs, which are all a text
 //! of Emoji is, take a kernel and a tight loop of their own
-//! ([`pairs`](crate::dialect::pairs)).
+//! ([`crate::dialect::pairs`]).
 //! Encoding UTF-16 to CESU-8 or Modified UTF-8 needs no scan: each tier's
 //! CESU-8 kernel (a mode of its UTF-8 encoder) writes the dialect's pairs
 //! and U+0000 itself and stops only where the reference core must go on.

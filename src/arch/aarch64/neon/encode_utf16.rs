@@ -14,11 +14,11 @@
 //!   of four vectors, a mask of the bits ASCII lacks, `UMAXV`) and one exact
 //!   32-byte store (not in Modified UTF-8, whose 0 unit is not ASCII).
 //! * **One or two bytes** (all < 0x800): the UCS-4 encoder's 2-byte path
-//!   (`ucs4::short16`): each word becomes `110xxxxx 10xxxxxx` or stays
+//!   (`encode_ucs4::short16`): each word becomes `110xxxxx 10xxxxxx` or stays
 //!   ASCII, and a `TBL` pattern keyed by which words take two bytes packs
 //!   the used bytes, 8 words a vector.
 //! * **Up to three bytes** (no surrogate): the UCS-4 encoder's BMP path
-//!   (`ucs4::bmp16`): each word's bytes spread over two vectors, packed by
+//!   (`encode_ucs4::bmp16`): each word's bytes spread over two vectors, packed by
 //!   two-register `TBL` patterns keyed by four words' lengths.
 //! * **Surrogates** (any in the block): the block is written one character
 //!   at a time ([`units`]), pairs joined; a pair that starts in the block's

@@ -6,7 +6,7 @@
 //! 16-byte store, then whole 64-byte ASCII runs likewise. Any other block
 //! is widened to two vectors of eight 16-bit words (`UXTL`, `UXTL2`: each
 //! byte is the code point U+0000..U+00FF) and each goes through the UCS-4
-//! encoder's step for eight characters below U+0800 (`ucs4::short8`): lead
+//! encoder's step for eight characters below U+0800 (`encode_ucs4::short8`): lead
 //! `C0 | b >> 6` in each word's low byte and continuation `80 | b & 3F` in
 //! its high byte (or the ASCII byte alone), compacted by a `TBL` pattern
 //! keyed by the 8 bits of which words take two bytes (a table of 256 rows
@@ -21,7 +21,7 @@
 //! out exactly: the first vector's 16 bytes (the output has 16 or more),
 //! then the output's last 16 bytes, read back from a stack buffer that
 //! holds the two vectors joined. The last 15 bytes or fewer are left to
-//! the reference core (the driver's `run`).
+//! the reference core (the engine's loop, `engine::run`).
 //!
 //! # UTF-8 to Latin-1 ([`decode_latin1`])
 //!

@@ -1,4 +1,4 @@
-//! Widening ASCII on NEON, as x86's `widen` does: a short string the driver
+//! Widening ASCII on NEON, as x86's `widen` does: a short string the engine
 //! has found to be all ASCII to code points (`widen`, a leaf function of a
 //! few loads, widening moves and stores, so that a 64-byte string costs one
 //! call instead of the decoder's set-up), and the ASCII blocks that start a
@@ -8,7 +8,7 @@
 //! `widen` ends a length that is not a multiple of 16 with one more vector
 //! over the *last* 16 bytes, overlapping the one before: it rewrites the
 //! same values, so no store lands past `out[len - 1]`. Strings shorter
-//! than 16 bytes go byte by byte (the driver widens those inline anyway).
+//! than 16 bytes go byte by byte (the engine widens those inline anyway).
 
 use core::arch::aarch64::*;
 
@@ -131,7 +131,7 @@ unsafe fn unit_blocks<const ZERO: bool, const SWAP: bool>(
 mod tests {
     use super::*;
 
-    /// Called directly (the driver only sends it strings longer than it
+    /// Called directly (the engine only sends it strings longer than it
     /// widens inline): every length 0..=64 at every output offset within a
     /// prefilled buffer; all bytes, not only ASCII.
     #[test]

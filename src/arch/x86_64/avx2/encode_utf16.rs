@@ -22,8 +22,9 @@
 //! reference core, which applies the caller's policy to it alone. The last 15
 //! units or fewer are written one character at a time
 //! (`units::encode_units_in`, several times cheaper per character than the
-//! driver's reference core); a step whose bytes would not fit is left to the
-//! reference core (the driver's `run`): the kernel returns without a flag.
+//! engine's reference core); a step whose bytes would not fit is left to
+//! the reference core (the engine's loop, `engine::run`): the kernel returns
+//! without a flag.
 //!
 //! Every store is exact, as in the UCS-4 encoder: no byte lands past
 //! `written`.

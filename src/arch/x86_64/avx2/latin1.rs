@@ -9,7 +9,7 @@
 //! follows and the room after it holds that block's largest output: the
 //! next block then stores 16 bytes or more from where this one ends, over
 //! the zeros. Otherwise it is stored exactly. The last 15 bytes or fewer
-//! are left to the reference core (the driver's `run`).
+//! are left to the reference core (the engine's loop, `engine::run`).
 
 use core::arch::x86_64::*;
 

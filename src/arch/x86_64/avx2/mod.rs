@@ -9,23 +9,24 @@
 //! mask (`two`), blocks with at most 4 leads in each 8 positions by
 //! assembling 4 characters per 128-bit lane (`quads`), and other blocks by
 //! assembling a candidate code point at every position and packing the
-//! leads' with a permute (`utf8::emit`). On the hot path (the next block
+//! leads' with a permute (`decode::emit`). On the hot path (the next block
 //! is whole and well-formed, and the output has room for it) these store
 //! whole vectors past the block's output; the next block writes over them.
-//! Encoding (`ucs4`) runs blocks of one kind in tight loops of their own
-//! while the output has room to spare (`ucs4::runs`), and otherwise takes
+//! Encoding (`encode_ucs4`) runs blocks of one kind in tight loops of their own
+//! while the output has room to spare (`encode_ucs4::runs`), and otherwise takes
 //! 16 code points a step by the cheapest path that fits them all (ASCII; 1-2 bytes as 16-bit pairs; up to 3 bytes from
 //! 16-bit words; any length 8 at a time in 32-bit lanes), builds each
 //! character's bytes in its lane, packs the used ones per 128-bit lane with
 //! a `pshufb` pattern looked up by the lengths, and stores them so that no
 //! byte lands past the output of the step (there is no byte-masked store).
-//! UTF-16 to UTF-8 (`utf16`) uses the same blocks on 16-bit words, with
+//! UTF-16 to UTF-8 (`encode_utf16`) uses the same blocks on 16-bit words, with
 //! loops of its own for runs of 1-2-byte, BMP and paired units.
-//! UTF-8 to UTF-16 (`to_utf16`) runs the UCS-4 decoder into a buffer on
+//! UTF-8 to UTF-16 (`decode::utf16`) runs the UCS-4 decoder into a buffer on
 //! the stack and narrows it there.
 //! Latin-1 (`latin1`) is written by the pair block, and read back with the
 //! AVX-512 kernel's masks in 32 bits and a `pshufb` per 8 bytes.
-//! The UTF-8 size of UTF-16 (`sizes`) sums three compares a unit.
+//! The UTF-8 size of UTF-16 (`sizes`) and the lead count are written once
+//! over any width (`generic::sizes`, `generic::count`).
 //! Classification and counting (`classify`) count inside the validator's
 //! loop and its pair test.
 

@@ -7,16 +7,16 @@
 //!   bytes with one two-table byte permute (VPERMT2B) and assembling 16 code
 //!   points at once with two multiply-adds and a variable shift. Runs of
 //!   ASCII-and-2-byte text are validated by a cheaper test (`pair_check`).
-//! * `ucs4`: encoding by computing each code point's four UTF-8 bytes in its
+//! * `encode_ucs4`: encoding by computing each code point's four UTF-8 bytes in its
 //!   lane and compressing away the unused ones.
 //! * `decode`: the decoder, writing UCS-4 or (`decode_utf16`) UTF-16 units,
 //!   surrogate pairs packed with VPCOMPRESSW.
-//! * `utf16`: UTF-16 to UTF-8, surrogates paired in place, then `ucs4`'s
+//! * `encode_utf16`: UTF-16 to UTF-8, surrogates paired in place, then `encode_ucs4`'s
 //!   lane encoding.
 //! * `latin1`: Latin-1 to UTF-8 and back, ASCII runs copied.
 //! * `pairs`: runs of CESU-8 surrogate pairs (Emoji in CESU-8 and Modified
 //!   UTF-8), eight a step.
-//! * `stats`: classification folded into the validation loop, and the
+//! * `sizes`: classification folded into the validation loop, and the
 //!   sizes of valid text (characters, UTF-16 units, UTF-8 bytes of UTF-16).
 
 mod blocks;

@@ -148,7 +148,7 @@ fn max_byte(v: __m512i) -> u8 {
     _mm512_reduce_max_epu64(_mm512_and_si512(v, _mm512_set1_epi64(0xFF))) as u8
 }
 
-/// Validates `src` as `utf8::validate` does, and counts a prefix of it:
+/// Validates `src` as `validate::validate` does, and counts a prefix of it:
 /// the returned `usize` says how long. The same groups of four blocks, a
 /// group counted once it has validated (an ASCII group adds 256 characters
 /// and nothing else). The caller counts from there to the end of the valid

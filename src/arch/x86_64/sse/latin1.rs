@@ -11,8 +11,8 @@
 //! this block's output holds that block's largest output (32 bytes): the
 //! next block then stores 16 bytes or more from where this one ends, over
 //! the (at most 8) zeros. Otherwise the block goes out exactly, through a
-//! stack buffer. The last 15 bytes or fewer are left to the reference core (the
-//! driver's `run`).
+//! stack buffer. The last 15 bytes or fewer are left to the reference core
+//! (the engine's loop, `engine::run`).
 //!
 //! UTF-8 to Latin-1 ([`decode_latin1`]), 32 bytes (two vectors) a step, for
 //! text made of ASCII and the two-byte characters U+0080..U+00FF (leads C2

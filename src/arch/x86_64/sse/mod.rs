@@ -6,8 +6,8 @@
 //! a chunk ahead, then converts it 12 bytes at a time: the end-of-character
 //! bits of the next 12 bytes index a table of byte shuffles (see
 //! [`decode`]); it writes code points or UTF-16 units. Encoding packs four
-//! characters a step, or eight below U+0800 (see [`ucs4`]); UTF-16 has an
-//! encoder of its own (see [`utf16`]).
+//! characters a step, or eight below U+0800 (see [`encode_ucs4`]); UTF-16 has an
+//! encoder of its own (see [`encode_utf16`]).
 //! Latin-1 converts to and from UTF-8 with kernels of its own (see
 //! [`latin1`]).
 

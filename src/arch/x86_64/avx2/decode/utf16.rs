@@ -5,7 +5,7 @@
 //! assembly) all write 32-bit lanes. Narrowing them while they are still in
 //! L1 costs a load, a pack, a permute and a store per 16 code points; a
 //! decoder of its own for 16-bit output would repeat every one of those
-//! paths. Through the engine's generic loop (a chunk at a time, the driver
+//! paths. Through the engine's generic loop (a chunk at a time, the engine
 //! and the narrowing behind calls of their own) the same decoder ran CJK
 //! text at 0.85x simdutf's `haswell` kernel.
 //!

@@ -484,9 +484,9 @@ pub(super) unsafe fn emit_bmp<const UTF16: bool, const SWAP: bool>(
 /// Writes the characters whose leads are set in `leads` (a prefix of the
 /// block's leads), in order, to `out` in the form. Returns the units
 /// written, and whether the block took the BMP path ([`BmpUnits`]) with
-/// no byte F0..FF in `next` either: then [`bmp_run`] may take the text on.
+/// no byte F0..FF in `next` either: then `bmp_run` (in `decode`) may take the text on.
 ///
-/// `_STOPS` is [`decode_blocks`]'s, only to make one copy for each caller:
+/// `_STOPS` is `decode_blocks`'s, only to make one copy for each caller:
 /// with three callers, the compiler stopped inlining it, and RFC 3629
 /// decoding of CJK text fell from 10.3 to 8.8 GB/s.
 ///

@@ -10,7 +10,7 @@
 //!   right after them are compressed into two vectors, and each group of
 //!   16 pairs them up with one permute and joins them with a shift and a
 //!   select;
-//! - up to 3 bytes (CJK, Indic scripts, Korean): [`BmpUnits`] gathers each
+//! - up to 3 bytes (CJK, Indic scripts, Korean): `emit::BmpUnits` gathers each
 //!   character's lead and last two bytes into 16-bit lanes, 32 a vector;
 //! - with a 4-byte character: the lead positions are compressed into one
 //!   vector; for 16 characters at a time a byte permute over blocks `k`
@@ -114,7 +114,7 @@ fn not_plain<const STOPS: u8>(block: __m512i, live: u64) -> bool {
         || STOPS == FOURS_ZERO && _mm512_testn_epi8_mask(block, block) & live != 0
 }
 
-/// The decoder, writing units of the form (`UTF16`, `SWAP`: see [`store`]).
+/// The decoder, writing units of the form (`UTF16`, `SWAP`: see `emit::store`).
 /// `cap` counts units.
 ///
 /// Text without 4-byte characters (CJK, Indic, Korean; to UTF-16, also
