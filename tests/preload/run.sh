@@ -15,7 +15,8 @@
 #      the same output with and without the preload, and on Kuhn's file the
 #      count RFC 3629 gives; that they call mbrtowc per character (ltrace);
 #   5. threads with NULL states, locale switches, setlocale after load
-#      (threads.c); u8x_posix.h in a rebuilt program (posix_header.c).
+#      (threads.c); a fortified program (fortified.c); u8x_posix.h in a
+#      rebuilt program (posix_header.c).
 # Each step prints one line. A missing tool or package (glibc-source,
 # gnulib, localedef and the locales' sources, ltrace, column) is a skip,
 # saying so, unless U8X_CONSUMERS_STRICT=1 (.ci/run sets it): then a failure.
@@ -313,6 +314,22 @@ if [[ $have_locales == 1 ]]; then
 else
     skip "threads and locale switches" "no de_DE.ISO-8859-1 locale"
 fi
+# A -D_FORTIFY_SOURCE=2 program: its calls go to the eight _chk entry
+# points (nm says so), and each reaches the preload (RFC 3629's EILSEQ).
+fortified() {
+    local chk verdicts
+    $cc -std=gnu11 -O2 -D_FORTIFY_SOURCE=2 -Wall -Werror "$here/fortified.c" -o "$work/fortified" || return 1
+    chk=$(nm -D --undefined-only "$work/fortified" | grep -o '__[a-z]*_chk@GLIBC_2.4' | sort | tr '\n' ' ')
+    echo "  calls: $chk"
+    [[ $(wc -w <<<"$chk") == 8 ]] || return 1
+    verdicts=$("$work/fortified" | tr '\n' ' ')
+    echo "  glibc:   $verdicts"
+    [[ $verdicts != *strict* ]] || return 1
+    verdicts=$(LD_PRELOAD=$preload "$work/fortified" | tr '\n' ' ')
+    echo "  preload: $verdicts"
+    [[ $verdicts != *glibc* ]]
+}
+run "fortified programs reach the preload's _chk functions" fortified
 posix_header() {
     build posix_header "$here/posix_header.c" -I"$stage/include" "$stage/lib/libu8x.a" && "$work/posix_header" | sed 's/^/  /'
 }
