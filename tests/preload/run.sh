@@ -24,8 +24,10 @@ set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 here=$root/tests/preload
-work=$root/${CARGO_TARGET_DIR:-target}/preload
-stage=$root/${CARGO_TARGET_DIR:-target}/capi/stage
+target_dir=${CARGO_TARGET_DIR:-target}
+[[ $target_dir == /* ]] || target_dir=$root/$target_dir
+work=$target_dir/preload
+stage=$target_dir/capi/stage
 preload=$stage/lib/libu8x-libc.so
 strict=${U8X_CONSUMERS_STRICT:-0}
 cc=${CC:-cc}
@@ -56,7 +58,7 @@ run() {
 }
 have() { command -v "$1" >/dev/null 2>&1; }
 
-if ! make -s -C "$root" lib preload TARGET_DIR="${CARGO_TARGET_DIR:-target}" >"$work/make.log" 2>&1; then
+if ! make -s -C "$root" lib preload TARGET_DIR="$target_dir" >"$work/make.log" 2>&1; then
     cat "$work/make.log"
     say "FAILED  make preload"
     exit 1
