@@ -226,6 +226,14 @@ static int decode(wchar_t *pwc, const char *s, size_t n, mbstate_t *st, size_t *
     s = "";
     n = 1;
   }
+  /* An ASCII byte from the initial state is that character, in RFC 3629
+   * and glibc alike, and changes no state: answered without the call into
+   * u8x (per-character readers meet mostly these). */
+  if (LIKELY(st->__count == 0) && n != 0 && (unsigned char)s[0] < 0x80) {
+    if (pwc != NULL) *pwc = (unsigned char)s[0];
+    *ret = s[0] != '\0';
+    return ANSWERED;
+  }
   if (UNLIKELY(!load_state(st, &u))) return FORWARD;
   saved = errno;
   r = u8x_mbrtowc(pwc, s, n, &u);
