@@ -5,6 +5,9 @@
 #                                         target/capi/stage/
 #   make install PREFIX=/usr DESTDIR=/tmp/pkg
 #   make uninstall PREFIX=/usr
+#   make preload                          libu8x-libc.so (the preload library: glibc's
+#                                         multibyte functions answered by u8x in UTF-8
+#                                         locales, preload/README.md) and u8x_posix.h
 #   make check-install                    installs into a scratch DESTDIR and builds
 #                                         and runs every consumer in
 #                                         tests/consumers/ against it
@@ -58,12 +61,13 @@ OUT := $(TARGET_DIR)/$(if $(TARGET),$(TARGET)/)capi
 STAGE := $(OUT)/stage
 SOURCES := Makefile Cargo.toml Cargo.lock build.rs $(shell find src cli/src -name '*.rs')
 
-.PHONY: all lib cli docs install uninstall check-install clean-stage
-all: lib cli docs $(STAGE)/lib/pkgconfig/u8x.pc $(STAGE)/lib/cmake/u8x/u8xConfig.cmake \
+.PHONY: all lib cli docs preload install uninstall check-install clean-stage
+all: lib cli docs preload $(STAGE)/lib/pkgconfig/u8x.pc $(STAGE)/lib/cmake/u8x/u8xConfig.cmake \
 	$(STAGE)/lib/cmake/u8x/u8xConfigVersion.cmake $(STAGE)/include/u8x.h
 lib: $(STAGE)/lib/$(REALNAME) $(STAGE)/lib/libu8x.a
 cli: $(STAGE)/bin/u8x
 docs: $(STAGE)/share/man/man1/u8x.1
+preload: $(STAGE)/lib/libu8x-libc.so $(STAGE)/include/u8x_posix.h
 
 # One rustc run emits both libraries. `capi` adds the panic handler the
 # no_std libraries need; the SONAME is set here, next to the file names.
@@ -91,6 +95,23 @@ $(STAGE)/lib/libu8x.a: $(OUT)/libu8x.a
 		$(OUT)/static/u8x-all.o $(OUT)/static/u8x.o
 	rm -f $@
 	$(AR) rcsD $@ $(OUT)/static/u8x.o
+
+# The preload library (preload/README.md): C, linked with libu8x.a so that
+# it needs nothing but libc (dlsym is in libc from glibc 2.34; -ldl, as
+# needed, for older ones), exporting exactly the names in exports.map.
+# Unversioned: it is loaded by path (LD_PRELOAD), never by a SONAME, and
+# its ABI is glibc's, which it follows rather than defines.
+PRELOAD_CC := $(if $(CROSS),$(CROSS)gcc,$(CC))
+PRELOAD_CFLAGS ?= -O2 -ffunction-sections
+$(STAGE)/lib/libu8x-libc.so: preload/u8x_libc.c preload/exports.map include/u8x.h $(STAGE)/lib/libu8x.a
+	@mkdir -p $(@D)
+	$(PRELOAD_CC) -std=gnu11 $(PRELOAD_CFLAGS) -fPIC -fvisibility=hidden -Wall -Wextra -Iinclude -shared \
+		-o $@ preload/u8x_libc.c $(STAGE)/lib/libu8x.a -Wl,--version-script=preload/exports.map \
+		-Wl,-z,defs -Wl,--gc-sections -Wl,--as-needed -ldl
+
+$(STAGE)/include/u8x_posix.h: preload/u8x_posix.h
+	@mkdir -p $(@D)
+	cp $< $@
 
 $(STAGE)/bin/u8x: $(SOURCES) cli/Cargo.toml
 	$(CARGO) build --quiet --profile capi -p u8x-cli --target-dir $(TARGET_DIR) $(CARGO_TARGET)
@@ -140,6 +161,8 @@ install: all
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libu8x.so
 	$(INSTALL) -m 644 $(STAGE)/lib/libu8x.a $(DESTDIR)$(LIBDIR)/libu8x.a
 	$(INSTALL) -m 644 include/u8x.h $(DESTDIR)$(INCLUDEDIR)/u8x.h
+	$(INSTALL) -m 755 $(STAGE)/lib/libu8x-libc.so $(DESTDIR)$(LIBDIR)/libu8x-libc.so
+	$(INSTALL) -m 644 preload/u8x_posix.h $(DESTDIR)$(INCLUDEDIR)/u8x_posix.h
 	$(INSTALL) -m 755 $(STAGE)/bin/u8x $(DESTDIR)$(BINDIR)/u8x
 	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
 		$(DESTDIR)$(FISHCOMPDIR)
@@ -155,6 +178,7 @@ uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/$(REALNAME) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 		$(DESTDIR)$(LIBDIR)/libu8x.so $(DESTDIR)$(LIBDIR)/libu8x.a \
 		$(DESTDIR)$(INCLUDEDIR)/u8x.h $(DESTDIR)$(BINDIR)/u8x \
+		$(DESTDIR)$(LIBDIR)/libu8x-libc.so $(DESTDIR)$(INCLUDEDIR)/u8x_posix.h \
 		$(DESTDIR)$(PKGCONFIGDIR)/u8x.pc $(DESTDIR)$(CMAKEDIR)/u8xConfig.cmake \
 		$(DESTDIR)$(CMAKEDIR)/u8xConfigVersion.cmake \
 		$(DESTDIR)$(MANDIR)/man1/u8x.1 $(DESTDIR)$(MANDIR)/man1/u8x-*.1 \

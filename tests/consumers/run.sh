@@ -67,6 +67,7 @@ needed_of() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; }
 check_layout() {
     local f
     for f in "$libdir/libu8x.a" "$libdir/libu8x.so" "$prefix/include/u8x.h" "$prefix/bin/u8x" \
+        "$libdir/libu8x-libc.so" "$prefix/include/u8x_posix.h" \
         "$libdir/pkgconfig/u8x.pc" "$libdir/cmake/u8x/u8xConfig.cmake" \
         "$libdir/cmake/u8x/u8xConfigVersion.cmake" "$prefix/share/man/man1/u8x.1" \
         "$prefix/share/man/man1/u8x-check.1" "$prefix/share/bash-completion/completions/u8x" \
@@ -131,7 +132,18 @@ if have pkg-config; then
         $cxx -std=c++17 -Wall -Wextra -Wpedantic -Werror "$here/consumer.cpp" $cflags $libs \
             -o "$bin/pc-cpp" && check_shared_program "$bin/pc-cpp"
     }
+    # The preload library, found through pkg-config's `preload` variable.
+    pc_preload() {
+        local so n_wo n_wi
+        so=$(pkg-config --variable=preload u8x) # (the sysroot prefixed)
+        [[ -f $so ]] || { echo "preload=$so: no such file"; return 1; }
+        n_wo=$(printf 'a\xc3\xa9\xf4\x90\x80\x80z' | LC_ALL=C.UTF-8 wc -m)
+        n_wi=$(printf 'a\xc3\xa9\xf4\x90\x80\x80z' | LC_ALL=C.UTF-8 LD_PRELOAD=$so wc -m)
+        echo "wc -m: $n_wo with glibc, $n_wi with $so"
+        [[ $n_wi == 3 ]] # RFC 3629: F4 90 80 80 is not a character
+    }
     run "pkg-config, shared" pc_shared
+    run "pkg-config --variable=preload, LD_PRELOAD" pc_preload
     run "pkg-config --static, libu8x.a in a dynamic program" pc_static
     run "pkg-config --static, fully static program" pc_fully_static
     if have "$cxx"; then run "C++17 through pkg-config" pc_cpp; else skip "C++17 through pkg-config" "no $cxx"; fi
