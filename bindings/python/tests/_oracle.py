@@ -26,8 +26,17 @@ def _cp1252_handler(e):
     return "".join(_cp1252_char(b) for b in e.object[e.start : e.end]), e.end
 
 
+def _custom_handler(e):
+    # A user's handler that resumes one byte on (not at e.end) and says
+    # where it was: the position it returns is honoured.
+    if isinstance(e, UnicodeDecodeError):
+        return "<%d:%02x>" % (e.start, e.object[e.start]), e.start + 1
+    return "<%d>" % e.start, e.start + 1
+
+
 codecs.register_error("u8x-test-latin1", _latin1_handler)
 codecs.register_error("u8x-test-cp1252", _cp1252_handler)
+codecs.register_error("u8x-test-custom", _custom_handler)
 
 ORACLE_ERRORS = {
     "strict": "strict",
@@ -37,7 +46,18 @@ ORACLE_ERRORS = {
     "latin1": "u8x-test-latin1",
     "cp1252": "u8x-test-cp1252",
 }
+# The library's policies (count takes these alone).
 ALL_ERRORS = tuple(ORACLE_ERRORS)
+# CPython's handlers the library has no policy for, a handler of the
+# user's: the extension looks them up and calls them as CPython does.
+ORACLE_ERRORS.update(
+    {
+        "surrogatepass": "surrogatepass",
+        "backslashreplace": "backslashreplace",
+        "u8x-test-custom": "u8x-test-custom",
+    }
+)
+DECODE_ERRORS = tuple(ORACLE_ERRORS)
 
 
 def outcome(fn, *args):
@@ -56,7 +76,7 @@ def actual_decode(b, errors):
     return outcome(u8x.decode, b, errors)
 
 
-def check_decode(b, policies=ALL_ERRORS):
+def check_decode(b, policies=DECODE_ERRORS):
     for errors in policies:
         want = expected_decode(b, errors)
         got = actual_decode(b, errors)

@@ -1,5 +1,8 @@
+# The tests import the installed package (pip install ./bindings/python):
+# the extension is compiled, so the checkout's u8x/ has no _u8x module.
 import os
 import sys
 
-# Test the package in this checkout, not an installed copy.
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != here]

@@ -76,14 +76,6 @@ def test_every_width_is_exercised():
         assert u8x.decode(b) == b.decode()
 
 
-def test_codec_fallback_without_pythonapi(monkeypatch):
-    # Interpreters without ctypes.pythonapi build the str through the codecs.
-    monkeypatch.setattr(u8x, "_from_kind", None)
-    for b in random_inputs(0xFA11, 300):
-        check_decode(b)
-    check_decode(b"\xed\xa0\x80\xf0\x9f\x98\x80\xff")
-
-
 # ------------------------------------------------------------ corpus files
 
 def _files(sub, pattern):
@@ -145,14 +137,64 @@ def actual_decode_of(obj, errors):
     return outcome(u8x.decode, obj, errors)
 
 
-def test_unsupported_errors_values():
-    for errors in ["surrogatepass", "backslashreplace", "xmlcharrefreplace", "namereplace", "Strict", ""]:
+def test_other_errors_values_as_cpython():
+    # Names the library has no policy for go to CPython's handler lookup,
+    # and only when an error needs one, as bytes.decode does.
+    for errors in ["xmlcharrefreplace", "namereplace", "Strict", "", "no-such-handler"]:
+        assert _result(lambda: u8x.decode(b"\xff", errors)) == _result(lambda: b"\xff".decode("utf-8", errors))
+        assert u8x.decode(b"ok", errors) == "ok"
         with pytest.raises(ValueError):
-            u8x.decode(b"\xff", errors)
+            u8x.count(b"\xff", errors)
+    for errors in ["surrogatepass", "backslashreplace"]:
         with pytest.raises(ValueError):
             u8x.count(b"\xff", errors)
     with pytest.raises(TypeError):
         u8x.decode(b"", None)
+    with pytest.raises(TypeError):
+        u8x.decode(b"", errors=3)
+    with pytest.raises(TypeError):
+        u8x.decode(b"", "strict", "extra")
+    with pytest.raises(TypeError):
+        u8x.decode(data=b"", bogus=1)
+    assert u8x.decode(data=b"a\xff", errors="replace") == "a\ufffd"
+
+
+def _result(fn):
+    try:
+        return ("ok", fn())
+    except UnicodeError as e:
+        return (type(e).__name__, e.start, e.end, e.reason)
+    except Exception as e:  # what a bad handler makes CPython raise
+        return (type(e).__name__, str(e))
+
+
+def test_handler_results_checked_as_cpython():
+    import codecs
+
+    for name, handler in [
+        ("u8x-test-bad-type", lambda e: ("x",)),
+        ("u8x-test-bad-pos", lambda e: ("x", 10**6)),
+        ("u8x-test-neg-pos", lambda e: ("x", e.end - len(e.object) if e.end < len(e.object) else e.end)),
+        ("u8x-test-raises", lambda e: 1 / 0),
+        ("u8x-test-bytes", lambda e: (b"x", e.end)),
+    ]:
+        codecs.register_error(name, handler)
+        for b in [b"ab\xffcd", b"\xff", b"\xe2\x82"]:
+            assert _result(lambda: u8x.decode(b, name)) == _result(lambda: b.decode("utf-8", name)), (name, b)
+            s = "a\udc80b"
+            assert _result(lambda: u8x.encode(s, name)) == _result(lambda: s.encode("utf-8", name)), (name, s)
+
+
+def test_handler_may_replace_the_object():
+    import codecs
+
+    def swap(e):
+        e.object = b"X" * e.end + b"\xc3\xa9!"
+        return "?", e.end
+
+    codecs.register_error("u8x-test-swap", swap)
+    b = b"ab\xffcd"
+    assert u8x.decode(b, "u8x-test-swap") == b.decode("utf-8", "u8x-test-swap")
 
 
 def test_non_bytes_inputs():

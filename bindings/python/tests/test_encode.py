@@ -6,8 +6,13 @@ import pytest
 
 import u8x
 from _oracle import outcome, random_inputs
+from test_decode import _result
 
-ENCODE_ERRORS = ("strict", "replace", "surrogateescape", "ignore")
+import _oracle  # noqa: F401  (registers u8x-test-custom)
+
+# The library's policies, then CPython's other handlers and a user's one.
+ENCODE_ERRORS = ("strict", "replace", "surrogateescape", "ignore", "surrogatepass",
+                 "backslashreplace", "xmlcharrefreplace", "namereplace", "u8x-test-custom")
 
 _RANGES = [
     (0x00, 0x7F),
@@ -76,10 +81,18 @@ def test_strict_error_attributes():
     assert (e.value.start, e.value.end) == (3, 5)
 
 
-def test_unsupported_errors_and_types():
-    for errors in ["surrogatepass", "backslashreplace", "xmlcharrefreplace", "latin1", "cp1252"]:
-        with pytest.raises(ValueError):
-            u8x.encode("\udc80", errors)
+def test_other_errors_values_and_types():
+    # No policy but decoding's: looked up (and unknown) only when needed.
+    for errors in ["latin1", "cp1252", "no-such-handler"]:
+        assert _result(lambda: u8x.encode("\udc80", errors)) == _result(lambda: "\udc80".encode("utf-8", errors))
+        assert u8x.encode("ok\u20ac", errors) == "ok\u20ac".encode()
+    import codecs
+
+    codecs.register_error("u8x-test-nonascii", lambda e: ("\u20ac", e.end))
+    codecs.register_error("u8x-test-bytes-back", lambda e: (b"\xff\xfe", e.end))
+    for errors in ["u8x-test-nonascii", "u8x-test-bytes-back"]:
+        for s in ["a\ud800b", "\U0001f600\udfff", "\ud800"]:
+            assert _result(lambda: u8x.encode(s, errors)) == _result(lambda: s.encode("utf-8", errors))
     for bad in [b"bytes", 1, None]:
         with pytest.raises(TypeError):
             u8x.encode(bad)

@@ -1,0 +1,246 @@
+/* str -> bytes.
+ *
+ * RFC 3629 UTF-8 reads the str's own buffer by its kind: ASCII is its
+ * bytes, Latin-1 goes through u8x_encode_latin1, UCS-2 through
+ * u8x_encode_utf16 and UCS-4 through u8x_encode, each into a bytes object
+ * of the bound's size that is then cut to length (as CPython's own encoder
+ * does). A str may hold lone surrogates, and in a UCS-2 str a high one
+ * followed by a low one are still two characters, which u8x_encode_utf16
+ * would join into one: so a UCS-2 str is first checked for surrogates, and
+ * one that has some (rare) is widened to UCS-4 and takes the general way.
+ *
+ * The general way (surrogates, the dialects) is encode_loop: u8x_encode
+ * with the policy up to an error it does not handle, then the run of
+ * surrogates there goes to the error handler as CPython's utf-8 encoder
+ * gives it (UnicodeEncodeError "surrogates not allowed", start..end the
+ * run), and encoding goes on where the handler says. */
+#include "u8xpy.h"
+
+#include <string.h>
+
+static int has_surrogate(const Py_UCS2 *p, Py_ssize_t n)
+{
+    Py_ssize_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        unsigned acc = 0;
+        for (int j = 0; j < 32; j++)
+            acc |= (p[i + j] & 0xF800) == 0xD800;
+        if (acc)
+            return 1;
+    }
+    for (; i < n; i++)
+        if ((p[i] & 0xF800) == 0xD800)
+            return 1;
+    return 0;
+}
+
+/* `out`, which the call that returned r filled, cut to what it wrote. */
+static PyObject *finish(PyObject *out, struct u8x_result r, const char *what)
+{
+    if (r.status != U8X_OK) {
+        Py_DECREF(out);
+        return u8xpy_unexpected(what, r);
+    }
+    if (_PyBytes_Resize(&out, (Py_ssize_t)r.written) < 0)
+        return NULL;
+    return out;
+}
+
+struct bytebuf {
+    uint8_t *p;
+    Py_ssize_t len, cap;
+};
+
+static int reserve(struct bytebuf *b, size_t more)
+{
+    if (more == (size_t)U8X_BAD_SIZE || more > (size_t)(PY_SSIZE_T_MAX - b->len)) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if ((size_t)(b->cap - b->len) >= more)
+        return 0;
+    Py_ssize_t cap = b->len + (Py_ssize_t)more;
+    if (cap < b->cap + b->cap / 2 && b->cap <= PY_SSIZE_T_MAX / 2)
+        cap = b->cap + b->cap / 2;
+    uint8_t *p = PyMem_Realloc(b->p, (size_t)(cap ? cap : 1));
+    if (!p) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    b->p = p;
+    b->cap = cap;
+    return 0;
+}
+
+static int is_surrogate(uint32_t c)
+{
+    return c >= 0xD800 && c <= 0xDFFF;
+}
+
+static const uint32_t LIB_POLICY[] = {
+    [H_STRICT] = U8X_STRICT, [H_REPLACE] = U8X_REPLACE, [H_ESCAPE] = U8X_ESCAPE,
+    [H_IGNORE] = U8X_IGNORE, [H_LATIN1] = U8X_STRICT,   [H_CP1252] = U8X_STRICT,
+    [H_SURROGATEPASS] = U8X_STRICT | U8X_DIALECT_GENERALIZED, [H_OTHER] = U8X_STRICT,
+};
+
+static PyObject *encode_loop(const struct codec *c, PyObject *text, const uint32_t *u,
+                             Py_ssize_t n, uint32_t policy, enum handler h, PyObject *errors)
+{
+    struct bytebuf b = {NULL, 0, 0};
+    PyObject *exc = NULL, *handler = NULL, *result = NULL;
+    uint32_t dialect = policy & U8X_DIALECT_MASK;
+    Py_ssize_t pos = 0;
+    for (;;) {
+        if (reserve(&b, u8x_encode_bound_in((size_t)(n - pos), dialect)) < 0)
+            goto done;
+        struct u8x_result r = u8x_encode(u + pos, (size_t)(n - pos), b.p + b.len,
+                                         (size_t)(b.cap - b.len), policy, '?');
+        b.len += (Py_ssize_t)r.written;
+        if (r.status == U8X_OK)
+            break;
+        if (r.status != U8X_ILL_FORMED) {
+            u8xpy_unexpected("u8x_encode", r);
+            goto done;
+        }
+        Py_ssize_t start = pos + (Py_ssize_t)r.read, end = start + 1;
+        const char *reason = "surrogates not allowed";
+        if (dialect == U8X_DIALECT_WTF8) {
+            /* WTF-8 writes lone surrogates; a high one then a low one is
+             * what it refuses (their pair is one 4-byte character). */
+            end = start + 2 <= n ? start + 2 : n;
+            reason = "a high surrogate followed by a low one";
+        } else {
+            while (end < n && is_surrogate(u[end]))
+                end++;
+        }
+        if (!exc) {
+            exc = PyObject_CallFunction(PyExc_UnicodeEncodeError, "sOnns", c->name, text, start,
+                                        end, reason);
+            if (!exc)
+                goto done;
+        } else if (PyUnicodeEncodeError_SetStart(exc, start) < 0 ||
+                   PyUnicodeEncodeError_SetEnd(exc, end) < 0 ||
+                   PyUnicodeEncodeError_SetReason(exc, reason) < 0) {
+            goto done;
+        }
+        if (h == H_STRICT || h == H_ESCAPE) {
+            /* surrogateescape stopped at a surrogate it cannot map, which
+             * CPython's handler refuses with this very exception. */
+            PyErr_SetObject(PyExc_UnicodeEncodeError, exc);
+            goto done;
+        }
+        if (!handler && !(handler = PyCodec_LookupError(PyUnicode_AsUTF8(errors))))
+            goto done;
+        PyObject *res = PyObject_CallOneArg(handler, exc);
+        if (!res)
+            goto done;
+        PyObject *rep = PyTuple_Check(res) && PyTuple_GET_SIZE(res) == 2
+                            ? PyTuple_GET_ITEM(res, 0)
+                            : NULL;
+        if (!rep || !(PyUnicode_Check(rep) || PyBytes_Check(rep)) ||
+            !PyLong_Check(PyTuple_GET_ITEM(res, 1))) {
+            Py_DECREF(res);
+            PyErr_SetString(PyExc_TypeError,
+                            "encoding error handler must return (str/bytes, int) tuple");
+            goto done;
+        }
+        Py_ssize_t newpos = PyLong_AsSsize_t(PyTuple_GET_ITEM(res, 1));
+        if (newpos == -1 && PyErr_Occurred()) {
+            Py_DECREF(res);
+            goto done;
+        }
+        if (newpos < 0)
+            newpos += n;
+        if (newpos < 0 || newpos > n) {
+            Py_DECREF(res);
+            PyErr_Format(PyExc_IndexError, "position %zd from error handler out of bounds",
+                         newpos);
+            goto done;
+        }
+        const char *bytes;
+        Py_ssize_t k;
+        if (PyBytes_Check(rep)) {
+            bytes = PyBytes_AS_STRING(rep);
+            k = PyBytes_GET_SIZE(rep);
+        } else if (PyUnicode_IS_ASCII(rep)) {
+            bytes = (const char *)PyUnicode_1BYTE_DATA(rep);
+            k = PyUnicode_GET_LENGTH(rep);
+        } else {
+            /* As CPython: a str replacement must be ASCII. */
+            Py_DECREF(res);
+            PyUnicodeEncodeError_SetStart(exc, start);
+            PyUnicodeEncodeError_SetEnd(exc, end);
+            PyErr_SetObject(PyExc_UnicodeEncodeError, exc);
+            goto done;
+        }
+        if (reserve(&b, (size_t)k) < 0) {
+            Py_DECREF(res);
+            goto done;
+        }
+        memcpy(b.p + b.len, bytes, (size_t)k);
+        b.len += k;
+        Py_DECREF(res);
+        pos = newpos;
+    }
+    result = PyBytes_FromStringAndSize((const char *)b.p, b.len);
+done:
+    PyMem_Free(b.p);
+    Py_XDECREF(exc);
+    Py_XDECREF(handler);
+    return result;
+}
+
+PyObject *u8xpy_encode(const struct codec *c, PyObject *text, enum handler h, PyObject *errors)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    uint32_t policy = LIB_POLICY[h];
+    if (c->dialect == U8X_DIALECT_STANDARD) {
+        PyObject *out;
+        if (PyUnicode_IS_ASCII(text))
+            return PyBytes_FromStringAndSize(data, n);
+        if (kind == PyUnicode_1BYTE_KIND) {
+            if (!(out = PyBytes_FromStringAndSize(NULL, 2 * n)))
+                return NULL;
+            return finish(out,
+                          u8x_encode_latin1(data, (size_t)n, (uint8_t *)PyBytes_AS_STRING(out),
+                                            (size_t)(2 * n)),
+                          "u8x_encode_latin1");
+        }
+        if (kind == PyUnicode_2BYTE_KIND && !has_surrogate(data, n)) {
+            if (n > PY_SSIZE_T_MAX / 3)
+                return PyErr_NoMemory();
+            if (!(out = PyBytes_FromStringAndSize(NULL, 3 * n)))
+                return NULL;
+            return finish(out,
+                          u8x_encode_utf16(data, (size_t)n, (uint8_t *)PyBytes_AS_STRING(out),
+                                           (size_t)(3 * n), U8X_STRICT, '?', 0),
+                          "u8x_encode_utf16");
+        }
+        if (kind == PyUnicode_4BYTE_KIND) {
+            if (n > PY_SSIZE_T_MAX / 4)
+                return PyErr_NoMemory();
+            if (!(out = PyBytes_FromStringAndSize(NULL, 4 * n)))
+                return NULL;
+            struct u8x_result r = u8x_encode(data, (size_t)n, (uint8_t *)PyBytes_AS_STRING(out),
+                                             (size_t)(4 * n), policy, '?');
+            if (r.status != U8X_ILL_FORMED)
+                return finish(out, r, "u8x_encode");
+            Py_DECREF(out); /* a surrogate the policy does not handle */
+            return encode_loop(c, text, data, n, policy, h, errors);
+        }
+    } else {
+        if (h == H_SURROGATEPASS)
+            h = H_OTHER; /* CPython's handler knows no dialect: it re-raises */
+        policy = LIB_POLICY[h] | c->dialect;
+        if (kind == PyUnicode_4BYTE_KIND)
+            return encode_loop(c, text, data, n, policy, h, errors);
+    }
+    Py_UCS4 *u = PyUnicode_AsUCS4Copy(text);
+    if (!u)
+        return NULL;
+    PyObject *out = encode_loop(c, text, u, n, policy, h, errors);
+    PyMem_Free(u);
+    return out;
+}
