@@ -27,7 +27,10 @@ fn runtimes_pass_their_own_tests() {
         .output()
         .expect("bash is installed");
     let stdout = String::from_utf8_lossy(&out.stdout);
-    for line in stdout.lines().filter(|l| l.starts_with("runtimes:") || l.starts_with("    ")) {
+    for line in stdout
+        .lines()
+        .filter(|l| l.starts_with("runtimes:") || l.starts_with("    "))
+    {
         eprintln!("{line}");
     }
     assert!(
