@@ -637,6 +637,27 @@ pub fn stride() -> usize {
         .unwrap_or(7)
 }
 
+/// The second byte of a three- or four-byte enumeration: every byte,
+/// except under an emulator, where it is sampled as [`inner_bytes`] is
+/// (Table 3-7's edges kept; a second byte's classes are its edges).
+pub fn middle_bytes() -> Vec<u8> {
+    if emulated() {
+        inner_bytes()
+    } else {
+        (0..=255).collect()
+    }
+}
+
+/// `n`, or under an emulator an eighth of it: how many random or
+/// sampled values a loop takes.
+pub fn emulated_fraction(n: usize) -> usize {
+    if emulated() {
+        n.div_ceil(8)
+    } else {
+        n
+    }
+}
+
 /// The innermost byte of an enumeration: every byte in the full suite;
 /// in a sampled run every [`stride`]th plus every range edge of Table 3-7.
 pub fn inner_bytes() -> Vec<u8> {
