@@ -534,20 +534,34 @@ fn legacy_table_rows_of_the_seeds() {
 fn every_31_bit_value_round_trips_in_legacy_utf8() {
     let step: u64 = if common::sampled() { 4099 } else { 1 };
     const BATCH: u64 = 1 << 16;
-    let mut cps = Vec::with_capacity(BATCH as usize);
-    let mut bytes = vec![0u8; 6 * BATCH as usize];
-    let mut back = vec![0u32; 6 * BATCH as usize];
-    let mut start = 0u64;
-    while start <= 0x7FFF_FFFF {
+    // Two threads, each a half of the values: the full suite's 2^31
+    // values are its longest test, and nothing else runs beside it.
+    let half = 0x4000_0000u64;
+    std::thread::scope(|scope| {
+        for (from, to) in [(0, half), (half, 0x8000_0000)] {
+            scope.spawn(move || round_trip_legacy(from, to, step, BATCH));
+        }
+    });
+    overlong_legacy_forms_are_refused(BATCH);
+}
+
+/// [`every_31_bit_value_round_trips_in_legacy_utf8`] for the values
+/// `from..to`, every `step`th from `from`, `batch` values a call.
+fn round_trip_legacy(from: u64, to: u64, step: u64, batch: u64) {
+    let mut cps = Vec::with_capacity(batch as usize);
+    let mut bytes = vec![0u8; 6 * batch as usize];
+    let mut back = vec![0u32; 6 * batch as usize];
+    let mut start = from;
+    while start < to {
         cps.clear();
         // Surrogates are refused by design (legacy_table_rows_of_the_seeds).
-        let values = (start..(start + BATCH * step).min(0x8000_0000)).step_by(step as usize);
+        let values = (start..(start + batch * step).min(to)).step_by(step as usize);
         cps.extend(
             values
                 .map(|v| v as u32)
                 .filter(|v| !(0xD800..0xE000).contains(v)),
         );
-        start += BATCH * step;
+        start += batch * step;
         let p = u8x::encode_in(
             Dialect::Legacy,
             &cps,
@@ -583,15 +597,18 @@ fn every_31_bit_value_round_trips_in_legacy_utf8() {
         assert_eq!(q.status, Status::Done);
         assert!(back[..q.written] == cps[..], "batch from {:X}", cps[0]);
     }
-    // Overlong 5-byte forms: every value below 0x200000; 6-byte: below
-    // 0x4000000 (2^26 of them, in batches).
+}
+
+/// Overlong 5-byte forms: every value below 0x200000; 6-byte: below
+/// 0x4000000 (2^26 of them, `batch` a call).
+fn overlong_legacy_forms_are_refused(batch: u64) {
     for (len, below) in [(5u32, 0x20_0000u32), (6, 0x400_0000)] {
-        let mut src = Vec::with_capacity(len as usize * BATCH as usize);
+        let mut src = Vec::with_capacity(len as usize * batch as usize);
         let mut v = 0u32;
         let step = if common::sampled() { 997 } else { 1 };
         while v < below {
             src.clear();
-            for _ in 0..BATCH {
+            for _ in 0..batch {
                 if v >= below {
                     break;
                 }
