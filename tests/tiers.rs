@@ -683,22 +683,33 @@ fn two_byte_text_with_one_fault_validates_and_counts_alike() {
 #[test]
 fn every_three_and_four_byte_sequence_validates_alike() {
     // All 2^24 three-byte strings, and four-byte strings led by F0..F4 with
-    // a sampled last byte, placed across the edge between two blocks.
+    // a sampled last byte, placed across the edge between two blocks. Under
+    // an emulator the second and third bytes are sampled (Table 3-7's
+    // edges kept), as the other enumerations are there: 2^24 strings on
+    // each tier took minutes under qemu.
+    let (middle, inner): (Vec<u8>, Vec<u8>) = if common::emulated() {
+        (common::middle_bytes(), common::inner_bytes())
+    } else {
+        ((0..=255).collect(), (0..=255).collect())
+    };
     for engine in fast_tiers() {
         let reference = scalar();
         let mut src = vec![b'a'; 130];
         let mut checked = 0u64;
-        for v in 0..1u32 << 24 {
-            let [_, a, b, c] = v.to_be_bytes();
-            src[62] = a;
-            src[63] = b;
-            src[64] = c;
-            assert_eq!(
-                engine.validate_chunk(&src, false),
-                reference.validate_chunk(&src, false),
-                "{a:02X} {b:02X} {c:02X}"
-            );
-            checked += 1;
+        for a in 0..=255u8 {
+            for &b in &middle {
+                for &c in &inner {
+                    src[62] = a;
+                    src[63] = b;
+                    src[64] = c;
+                    assert_eq!(
+                        engine.validate_chunk(&src, false),
+                        reference.validate_chunk(&src, false),
+                        "{a:02X} {b:02X} {c:02X}"
+                    );
+                    checked += 1;
+                }
+            }
         }
         src[65] = b'a';
         for lead in 0xF0..=0xF4u8 {

@@ -335,9 +335,9 @@ mod tests {
                         let mut b = vec![0xAAu8; cap];
                         let pa = e.decode_latin1(&src, &mut a, policy, more);
                         let pb = reference::decode(&src, &mut SliceSink::new(&mut b), policy, more);
-                        let what = format!("{src:02X?} {policy:?} {more} {cap}");
-                        assert_eq!(pa, pb, "{what}");
-                        assert_eq!(a, b, "{what}");
+                        let what = || format!("{src:02X?} {policy:?} {more} {cap}");
+                        assert_eq!(pa, pb, "{}", what());
+                        assert_eq!(a, b, "{}", what());
                     }
                 }
             }

@@ -344,9 +344,9 @@ mod tests {
                             let pa = e.decode_utf16(&src, &mut a, policy, order, more);
                             let mut sink = Utf16Sink::new(SliceSink::new(&mut b), order);
                             let pb = reference_decode::decode(&src, &mut sink, policy, more);
-                            let what = format!("{src:02X?} {policy:?} {order:?} {more} {cap}");
-                            assert_eq!(pa, pb, "{what}");
-                            assert_eq!(a, b, "{what}");
+                            let what = || format!("{src:02X?} {policy:?} {order:?} {more} {cap}");
+                            assert_eq!(pa, pb, "{}", what());
+                            assert_eq!(a, b, "{}", what());
                         }
                     }
                 }
@@ -381,9 +381,9 @@ mod tests {
                             let pa = e.encode_utf16(&units, &mut a, policy, order, more);
                             let mut sink = SliceSink::new(&mut b);
                             let pb = reference::encode(&units, &mut sink, policy, order, more);
-                            let what = format!("{src:04X?} {policy:?} {order:?} {more} {cap}");
-                            assert_eq!(pa, pb, "{what}");
-                            assert_eq!(a, b, "{what}");
+                            let what = || format!("{src:04X?} {policy:?} {order:?} {more} {cap}");
+                            assert_eq!(pa, pb, "{}", what());
+                            assert_eq!(a, b, "{}", what());
                         }
                     }
                 }

@@ -172,10 +172,10 @@ mod tests {
                 .collect();
             let mut dst = vec![0xEE; cap];
             let (read, written) = encode_valid(&units, &mut dst, swap);
-            let what = format!("{src:04X?} into {cap}, swapped {swap}");
-            let prefix = String::from_utf16(&src[..read]).expect(&what);
-            assert_eq!(dst[..written], *prefix.as_bytes(), "{what}");
-            assert!(dst[written..].iter().all(|&b| b == 0xEE), "{what}");
+            let what = || format!("{src:04X?} into {cap}, swapped {swap}");
+            let prefix = String::from_utf16(&src[..read]).unwrap_or_else(|_| panic!("{}", what()));
+            assert_eq!(dst[..written], *prefix.as_bytes(), "{}", what());
+            assert!(dst[written..].iter().all(|&b| b == 0xEE), "{}", what());
             // Where it stopped: the end, a surrogate that is not a pair
             // there, or near the end of the output.
             let lone = match src[read..] {
@@ -186,7 +186,7 @@ mod tests {
                 }
                 [u] => (0xD800..0xE000).contains(&u),
             };
-            assert!(lone || cap - written < 4, "{what}: stopped at {read}");
+            assert!(lone || cap - written < 4, "{}: stopped at {read}", what());
         }
     }
 

@@ -623,8 +623,8 @@ pub fn sampled() -> bool {
 
 /// How far apart a sampled run's innermost values are: every 7th, or
 /// under emulation every `U8X_EMULATED_STRIDE`th where that is set
-/// (`.ci/run` sets 31 for its s390x run, which checks byte order, not the
-/// tiers' coverage); 1 in the full suite.
+/// (`.ci/run` sets 31 for its aarch64 and s390x runs; the x86_64 suite runs
+/// every value); 1 in the full suite.
 pub fn stride() -> usize {
     if full() {
         return 1;

@@ -216,16 +216,16 @@ fn cesu_kernels_alone_match_the_scalar_core() {
                         let stop = e
                             .encode_utf16_cesu_kernel(&src, &mut out, order.swaps(), mutf8)
                             .expect("kernel");
-                        let what = format!("{e:?} {d:?} {order:?} {src:X?}");
-                        assert_eq!(stop.read, p.read, "{what}");
-                        assert_eq!(&out[..stop.written], &want[..], "{what}");
-                        assert!(out[stop.written..].iter().all(|&b| b == 0xA5), "{what}");
+                        let what = || format!("{e:?} {d:?} {order:?} {src:X?}");
+                        assert_eq!(stop.read, p.read, "{}", what());
+                        assert_eq!(&out[..stop.written], &want[..], "{}", what());
+                        assert!(out[stop.written..].iter().all(|&b| b == 0xA5), "{}", what());
                         match p.status {
-                            Status::Done => assert_eq!(stop.flagged, None, "{what}"),
+                            Status::Done => assert_eq!(stop.flagged, None, "{}", what()),
                             // A high surrogate that ends the input: flagged
                             // or not, the reference core decides.
                             Status::Incomplete { .. } => {}
-                            _ => assert_eq!(stop.flagged, Some(stop.read), "{what}"),
+                            _ => assert_eq!(stop.flagged, Some(stop.read), "{}", what()),
                         }
                         assert!(stop.written <= room);
                         if len > 300 && len % 2 == 0 {
@@ -242,11 +242,12 @@ fn cesu_kernels_alone_match_the_scalar_core() {
                                 )
                                 .expect("kernel");
                             let (q, prefix) = reference(d, &src[..stop.read], order);
-                            assert_eq!(q.status, Status::Done, "{what} cap {cap}");
-                            assert_eq!(&out[..stop.written], &prefix[..], "{what} cap {cap}");
+                            assert_eq!(q.status, Status::Done, "{} cap {cap}", what());
+                            assert_eq!(&out[..stop.written], &prefix[..], "{} cap {cap}", what());
                             assert!(
                                 out[stop.written..].iter().all(|&b| b == 0xA5),
-                                "{what} cap {cap}"
+                                "{} cap {cap}",
+                                what()
                             );
                             assert!(stop.read <= p.read);
                         }
