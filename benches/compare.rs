@@ -2,7 +2,7 @@
 //! and encoding_rs, in one process, on the same bytes.
 //!
 //! ```sh
-//! cargo bench --bench compare -- [--quick] [--filter SUBSTR] [--rounds N]
+//! cargo bench --bench compare -- [--quick] [--filter SUBSTR] [--rounds N] [--csv PATH]
 //! ```
 //!
 //! Every figure is GB/s of UTF-8 (10^9 bytes of UTF-8 per second, for both
@@ -20,6 +20,8 @@
 //! API (best tier for this CPU) and every other available tier, forced with
 //! `u8x::Engine::new`. Each gets its own column and its own ratio column.
 
+#[path = "common/csv.rs"]
+mod csv;
 #[path = "common/vector_state.rs"]
 mod vector_state;
 
@@ -844,6 +846,8 @@ struct Config {
     quick: bool,
     markdown: bool,
     filter: Option<String>,
+    /// `--csv PATH`: every cell also as a row of this CSV file.
+    csv: Option<String>,
     rounds: usize,
     round_time: Duration,
     /// Run this tier alone instead of the public API and every tier.
@@ -855,6 +859,7 @@ fn parse_args() -> Config {
         quick: false,
         markdown: false,
         filter: None,
+        csv: None,
         rounds: 0,
         round_time: Duration::from_millis(20),
         tier: None,
@@ -865,6 +870,7 @@ fn parse_args() -> Config {
             "--quick" => cfg.quick = true,
             "--markdown" => cfg.markdown = true,
             "--filter" => cfg.filter = Some(args.next().expect("--filter needs a substring")),
+            "--csv" => cfg.csv = Some(args.next().expect("--csv needs a file name")),
             "--rounds" => {
                 cfg.rounds = args
                     .next()
@@ -884,11 +890,14 @@ fn parse_args() -> Config {
             // Passed by `cargo bench` to every bench target.
             "--bench" => {}
             "-h" | "--help" => {
-                println!("usage: cargo bench --bench compare -- [--quick] [--filter SUBSTR] [--rounds N] [--markdown] [--tier NAME]");
+                println!("usage: cargo bench --bench compare -- [--quick] [--filter SUBSTR] [--rounds N] [--markdown] [--tier NAME] [--csv PATH]");
                 println!(
                     "  --filter matches \"op/input\", e.g. validate/, /Latin, decode-strict/Emoji"
                 );
-                println!("  --markdown prints the tables as Markdown (for BENCHMARKS.md)");
+                println!("  --markdown prints the per-input tables as Markdown (as in docs/benchmarks-history.md)");
+                println!(
+                    "  --csv PATH also writes every cell as a CSV row (for benches/summary.py)"
+                );
                 println!("  --tier scalar|sse42|avx2|avx512 runs that tier alone (with SIMDUTF_FORCE_IMPLEMENTATION)");
                 std::process::exit(0);
             }
@@ -1176,36 +1185,6 @@ fn print_table(op: &Op, rows: &[Row], markdown: bool) {
 // ---------------------------------------------------------------------------
 // Environment
 
-fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name") || l.starts_with("Model"))
-                .and_then(|l| l.split_once(':'))
-                .map(|(_, v)| v.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown (no /proc/cpuinfo)".into())
-}
-
-/// Today's date (UTC) from the system clock.
-fn today() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    // Howard Hinnant's days-to-civil.
-    let z = (secs / 86_400) as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}")
-}
-
 fn rustc_version() -> String {
     std::process::Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()))
         .arg("--version")
@@ -1281,8 +1260,8 @@ fn main() {
     let inputs = load_inputs();
 
     println!("u8x side-by-side benchmark");
-    println!("  date:      {}", today());
-    println!("  cpu:       {}", cpu_model());
+    println!("  date:      {}", csv::today());
+    println!("  cpu:       {}", csv::cpu_model());
     println!("  rustc:     {}", rustc_version());
     if let Ok(l) = std::fs::read_to_string("/proc/loadavg") {
         let l: Vec<&str> = l.split_whitespace().take(3).collect();
@@ -1321,6 +1300,25 @@ fn main() {
     }
     println!();
 
+    let mut csv = cfg.csv.as_deref().map(|path| {
+        let active = simdutf_active_implementation();
+        csv::CsvOut::create(
+            path,
+            &csv::RunInfo {
+                bench: "compare",
+                u8x_tier: cfg.tier.unwrap_or(Engine::best().tier()).name().into(),
+                simdutf91_kernel: if simdutf9_peer::AVAILABLE {
+                    simdutf9_peer::implementation()
+                } else {
+                    "absent".into()
+                },
+                // The name alone, before " (description)".
+                simdutf77_kernel: active.split(" (").next().unwrap_or("").into(),
+                rounds: cfg.rounds,
+                round_ms: cfg.round_time.as_secs_f64() * 1e3,
+            },
+        )
+    });
     let mut ran = 0usize;
     for op in &ops {
         let mut rows = Vec::new();
@@ -1343,6 +1341,24 @@ fn main() {
                 let mut case = Case::new(input, offset);
                 check(op, input, &mut case);
                 let gbps = bench_case(&cfg, op, &mut case);
+                if let Some(out) = csv.as_mut() {
+                    for (imp, g) in op.impls.iter().zip(&gbps) {
+                        let role = match imp.role {
+                            Role::U8x => "u8x",
+                            Role::Peer => "peer",
+                            Role::Reference => "reference",
+                        };
+                        out.row(
+                            op.id,
+                            &input.name,
+                            input.bytes.len(),
+                            align,
+                            &imp.name,
+                            role,
+                            *g,
+                        );
+                    }
+                }
                 rows.push(Row {
                     input: input.name.clone(),
                     size: input.bytes.len(),

@@ -3,7 +3,7 @@
 //! peer does at SIMD speed) and classification against its own validation.
 //!
 //! ```sh
-//! cargo bench --bench forms -- [--quick] [--filter SUBSTR] [--tier NAME]
+//! cargo bench --bench forms -- [--quick] [--filter SUBSTR] [--tier NAME] [--csv PATH]
 //! SIMDUTF_FORCE_IMPLEMENTATION=haswell cargo bench --bench forms -- --tier avx2
 //! cargo bench --bench forms -- --short      # calls of 0..64 bytes, ns per call
 //! ```
@@ -12,6 +12,8 @@
 //! implementations interleaved round by round, aligned and at +16 bytes.
 //! Every implementation's output is checked against u8x's before timing.
 
+#[path = "common/csv.rs"]
+mod csv;
 #[path = "common/vector_state.rs"]
 mod vector_state;
 
@@ -166,6 +168,7 @@ struct Config {
     short: bool,
     quick: bool,
     filter: Option<String>,
+    csv: Option<String>,
     engine: Engine,
 }
 
@@ -174,6 +177,7 @@ fn config() -> Config {
         short: false,
         quick: false,
         filter: None,
+        csv: None,
         engine: Engine::best(),
     };
     let mut args = std::env::args().skip(1);
@@ -182,6 +186,7 @@ fn config() -> Config {
             "--quick" => cfg.quick = true,
             "--short" => cfg.short = true,
             "--filter" => cfg.filter = args.next(),
+            "--csv" => cfg.csv = Some(args.next().expect("--csv needs a file name")),
             "--tier" => {
                 let name = args.next().unwrap_or_default();
                 let tier = Tier::ALL
@@ -218,6 +223,19 @@ fn main() {
         "{:<28} {:<14} {:>5} {:>8} {:>8} {:>7}",
         "operation", "input", "align", "u8x", "peer", "ratio"
     );
+    let mut csv = cfg.csv.as_deref().map(|path| {
+        csv::CsvOut::create(
+            path,
+            &csv::RunInfo {
+                bench: "forms",
+                u8x_tier: e.tier().name().into(),
+                simdutf91_kernel: simdutf9_peer::implementation(),
+                simdutf77_kernel: "not run".into(),
+                rounds,
+                round_ms,
+            },
+        )
+    });
     for input in inputs() {
         let valid = std::str::from_utf8(&input.utf8).is_ok();
         for offset in [0usize, 16] {
@@ -234,7 +252,7 @@ fn main() {
             let mut out8 = vec![0u8; units.len() * 3 + 64];
             let mut peer8 = vec![0u8; units.len() * 3 + 64];
             let align = if offset == 0 { "0" } else { "+16" };
-            let row = |op: &str, bytes: usize, mut runs: Vec<Run>, peer_name: &str| {
+            let mut row = |op: &str, bytes: usize, mut runs: Vec<Run>, peer_name: &str| {
                 if let Some(f) = &cfg.filter {
                     if !format!("{op}/{}", input.name).contains(f.as_str()) {
                         return;
@@ -254,6 +272,12 @@ fn main() {
                     g[1],
                     g[0] / g[1]
                 );
+                if let Some(out) = csv.as_mut() {
+                    let (peer, role) = peer_column(peer_name);
+                    let align = if offset == 0 { "aligned" } else { "+16" };
+                    out.row(op, &input.name, bytes, align, "u8x", "u8x", g[0]);
+                    out.row(op, &input.name, bytes, align, peer, role, g[1]);
+                }
             };
             let digest16 = |check: bool, d: &[u16]| {
                 if !check {
@@ -538,6 +562,18 @@ fn main() {
                 );
             }
         }
+    }
+}
+
+/// The CSV's implementation and role for a row's second column: u8x's own
+/// other call (the base of a self-ratio), encoding_rs, or simdutf 9.1.
+fn peer_column(peer_name: &str) -> (&str, &'static str) {
+    if peer_name.starts_with("u8x") {
+        (peer_name, "own")
+    } else if peer_name.starts_with("encoding_rs") {
+        ("encoding_rs", "peer")
+    } else {
+        ("simdutf 9.1", "peer")
     }
 }
 

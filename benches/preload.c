@@ -1,4 +1,4 @@
-/* benches/preload.c: the preload benchmark's program (BENCHMARKS.md, "Preload: libc's
+/* benches/preload.c: the preload benchmark's program (docs/benchmarks-history.md, "Preload: libc's
  * multibyte functions"): reads FILE, then in the locale of the environment
  * (setlocale(LC_ALL, "")) converts it ROUNDS times with MODE:
  *   mbrtowc    one call per character, as a per-character reader does

@@ -67,7 +67,7 @@ impl Settings {
     }
 
     /// Threads for a regular file: one unless `-j` says (one was faster
-    /// than one per core on the 2-core machine of BENCHMARKS.md, "CLI check
+    /// than one per core on the 2-core machine of docs/benchmarks-history.md, "CLI check
     /// parallelism", whatever the size).
     fn threads(&self) -> usize {
         self.jobs.map_or(1, NonZeroUsize::get)

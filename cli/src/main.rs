@@ -482,7 +482,7 @@ fn convert_command(
     let (reader, out) = (input.reader, sink.writer());
     let result = match conversion {
         Conversion::Fix(policy, jobs) => {
-            // One thread unless -j says: see BENCHMARKS.md ("CLI check
+            // One thread unless -j says: see docs/benchmarks-history.md ("CLI check
             // parallelism"), where two threads were slower on a 2-core machine.
             let threads = match (&input.regular, jobs) {
                 (Some(_), Some(n)) => n.get(),

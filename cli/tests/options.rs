@@ -539,7 +539,7 @@ fn threads_while_writing(args: &[&str]) -> usize {
 
 /// Without -j, `check` and `fix` read a large file on one thread (`fix`
 /// with its read-ahead thread): on this 2-core machine two threads made
-/// `check -q` of a 400 MB file 3.6 times slower (BENCHMARKS.md). The file
+/// `check -q` of a 400 MB file 3.6 times slower (docs/benchmarks-history.md). The file
 /// here is 64 MiB, the size from which one thread per core used to be the
 /// default: sparse, with 1 MiB of errors first, so that u8x is still busy
 /// when its threads are counted.
