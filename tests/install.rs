@@ -2,7 +2,8 @@
 //! `tests/consumers/` (pkg-config shared and static, CMake shared and static,
 //! C++, two Rust static libraries in one program, the examples, the
 //! installed command, the Python binding) built and run against that
-//! install alone. The script prints one line per consumer; a consumer whose
+//! install alone; then the checkout as a CMake subproject (add_subdirectory,
+//! FetchContent from a directory and a git URL) and its `cmake --install`. The script prints one line per consumer; a consumer whose
 //! tool is missing is skipped, saying so, unless `U8X_CONSUMERS_STRICT=1`.
 
 mod clib;

@@ -7,13 +7,17 @@
 #   - a C++ program through pkg-config;
 #   - CMake projects with find_package(u8x 0.1 REQUIRED), linking u8x::u8x
 #     and u8x::u8x_static, and find_package refusing versions it must refuse;
+#   - CMake projects taking the checkout as a subproject (add_subdirectory,
+#     FetchContent from a directory and from a git URL), the same two
+#     targets, and the parent's `cmake --install` installing what
+#     `make install` does;
 #   - a C program linking libu8x.a beside a second Rust static library;
 #   - the examples/ programs, built with pkg-config's flags;
 #   - the installed u8x command;
 #   - the Python extension, pip-installed, linked with the installed libu8x.a.
 # Each prints one line. A consumer whose tool is missing (cmake, pkg-config,
-# c++, pip) is skipped, saying so; with U8X_CONSUMERS_STRICT=1 (.ci/run
-# sets it) a skip is a failure.
+# c++, pip, ninja, git) is skipped, saying so; with U8X_CONSUMERS_STRICT=1
+# (.ci/run sets it) a skip is a failure.
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -157,8 +161,8 @@ else
 fi
 
 if have cmake; then
-    cmake_project() { # NAME TARGET WANT
-        cmake -S "$here/cmake" -B "$bin/cmake-$1" -DCMAKE_PREFIX_PATH="$destdir$prefix" \
+    cmake_project() { # NAME TARGET WANT [INSTALL TREE]
+        cmake -S "$here/cmake" -B "$bin/cmake-$1" -DCMAKE_PREFIX_PATH="${4:-$destdir$prefix}" \
             -DU8X_TARGET="$2" -DU8X_WANT="$3" -DCMAKE_BUILD_TYPE=Release &&
             cmake --build "$bin/cmake-$1"
     }
@@ -186,6 +190,114 @@ if have cmake; then
     run "CMake refuses u8x 0.2 and 1.0 (SameMajorVersion)" check_cmake_refuses
 else
     skip "CMake consumers" "cmake is not installed"
+fi
+
+# The checkout as a CMake subproject (CMakeLists.txt, cmake/), the way
+# tests/consumers/subproject/ takes it: add_subdirectory (Ninja), FetchContent
+# from SOURCE_DIR (Unix Makefiles, a C-only project) and from a git URL (a
+# scratch commit of the tree). Every way shares target/ with `make install`
+# above (U8X_CARGO_TARGET_DIR), so cargo finds the library built and builds
+# nothing again. The programs run from the build tree (its RUNPATH finds
+# libu8x.so.ABI).
+if have cmake && have git; then
+    subproject_configure() { # WAY GENERATOR LANGUAGES SOURCE [CMAKE ARGUMENTS]
+        local way=$1 generator=$2 languages=$3 source=$4
+        shift 4
+        cmake -S "$here/subproject" -B "$bin/sub-$way" -G "$generator" -DU8X_HOW="$way" \
+            -DU8X_SOURCE="$source" -DU8X_LANGUAGES="$languages" \
+            -DU8X_CARGO_TARGET_DIR="$root/target" "$@"
+    }
+    subproject_build() { # WAY
+        cmake --build "$bin/sub-$1" && check_subproject_programs "$bin/sub-$1"
+    }
+    subproject() { subproject_configure "$@" && subproject_build "$1"; }
+    # The shared programs need libu8x.so.ABI and find it without
+    # LD_LIBRARY_PATH; the static ones need no libu8x at all.
+    check_subproject_programs() {
+        local dir=$1 exe needed
+        for exe in consumer consumer_cpp; do
+            [[ -x $dir/$exe ]] || continue
+            needed=$(needed_of "$dir/$exe")
+            grep -qx "libu8x.so.[0-9]*" <<<"$needed" || { echo "$exe NEEDED: $needed"; return 1; }
+            "$dir/$exe" || return 1
+        done
+        for exe in consumer_static consumer_cpp_static; do
+            [[ -x $dir/$exe ]] || continue
+            check_static_program "$dir/$exe" || return 1
+        done
+    }
+    # A second build runs cargo (rebuilding is its job) and relinks nothing.
+    check_subproject_rebuild() {
+        local out
+        out=$(cmake --build "$bin/sub-subdirectory" 2>&1) || { echo "$out"; return 1; }
+        echo "$out"
+        [[ $out == *"Finished"* && $out != *Linking* ]]
+    }
+    # The parent's `cmake --install` installs what `make install` did, byte
+    # for byte (the parent's own program aside), and find_package(u8x) and
+    # the installed program work from that tree.
+    check_subproject_install() {
+        local tree=$work/sub-destdir f mine
+        rm -rf "$tree"
+        DESTDIR=$tree cmake --install "$bin/sub-subdirectory" --prefix "$prefix" >/dev/null || return 1
+        LD_LIBRARY_PATH=$tree$libdir "$tree$prefix/bin/consumer" || return 1
+        rm "$tree$prefix/bin/consumer"
+        listing() { (cd "$1" && find . -printf '%p %y %m %l\n' | sort); }
+        mine=$(listing "$tree")
+        diff <(listing "$destdir") <(printf '%s\n' "$mine") || return 1
+        while IFS= read -r f; do
+            cmp "$destdir/$f" "$tree/$f" || return 1
+        done < <(cd "$destdir" && find . -type f)
+        cmake_project sub-shared u8x::u8x 0.1 "$tree$prefix" >/dev/null &&
+            LD_LIBRARY_PATH=$tree$libdir "$bin/cmake-sub-shared/consumer" &&
+            cmake_project sub-static u8x::u8x_static 0.1 "$tree$prefix" >/dev/null &&
+            check_static_program "$bin/cmake-sub-static/consumer" &&
+            check_static_program "$bin/cmake-sub-static/consumer_cpp"
+    }
+    # A scratch repository holding one commit of the tree as it is (changes
+    # not yet committed included), for GIT_REPOSITORY file://. The clone
+    # is built outside the tree: cargo reads the .cargo/config.toml of every
+    # directory above it, and the tree's own twice would change RUSTFLAGS.
+    check_subproject_git() {
+        local scratch repo status bin # (bin: where subproject builds)
+        scratch=$(mktemp -d) || return 1
+        bin=$scratch
+        repo=$scratch/u8x-git
+        mkdir "$repo" || return 1
+        if git -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+            (cd "$root" && git ls-files -z --cached --others --exclude-standard |
+                while IFS= read -r -d '' f; do
+                    if [[ -e $f || -L $f ]]; then printf '%s\0' "$f"; fi # (not deleted)
+                done | tar --null -T - -c | tar -x -C "$repo")
+        else
+            (cd "$root" && tar -c --exclude=./target --exclude=./fuzz/target .) | tar -x -C "$repo"
+        fi
+        git -C "$repo" init -q && git -C "$repo" add -A &&
+            git -C "$repo" -c user.name=u8x -c user.email=u8x@localhost commit -q -m snapshot &&
+            subproject_configure fetch-git "Unix Makefiles" "C;CXX" "file://$repo" \
+                -DU8X_GIT_TAG="$(git -C "$repo" rev-parse HEAD)" &&
+            # The clone is the tree: its files dated before target/'s build
+            # (cargo goes by mtime), cargo reuses that build.
+            find "$bin/sub-fetch-git/_deps/u8x-src" -path '*/.git' -prune -o \
+                -exec touch -h -d 2000-01-01 {} + &&
+            subproject_build fetch-git
+        status=$?
+        rm -rf "$scratch"
+        return $status
+    }
+    if have ninja; then
+        run "CMake add_subdirectory, u8x::u8x and u8x::u8x_static (Ninja)" \
+            subproject subdirectory Ninja "C;CXX" "$root" -DU8X_CLI=ON
+        run "CMake add_subdirectory: a second build relinks nothing" check_subproject_rebuild
+        run "CMake subproject's cmake --install = make install, find_package" check_subproject_install
+    else
+        skip "CMake add_subdirectory (Ninja), its cmake --install" "ninja is not installed (ninja-build)"
+    fi
+    run "CMake FetchContent SOURCE_DIR, C-only project (Unix Makefiles)" \
+        subproject fetch-source "Unix Makefiles" C "$root"
+    run "CMake FetchContent GIT_REPOSITORY file://, u8x::u8x and u8x::u8x_static" check_subproject_git
+else
+    skip "CMake subproject consumers" "cmake or git is not installed"
 fi
 
 check_two_rust_libs() {
