@@ -103,11 +103,12 @@ only_system_dlls() {
 check "u8x.dll imports only from $(tr '\n' ' ' <"$work/dlls.txt")" only_system_dlls
 
 # The import library: one __imp_ symbol per function, and the DLL's name.
+# (grep without -q: an early exit would fail objdump's pipe, and pipefail.)
 "${cross}nm" -g --defined-only "$stage/lib/libu8x.dll.a" 2>/dev/null |
     awk '$3 ~ /^__imp_/ { sub(/^__imp_/, "", $3); print $3 }' | sort -u >"$work/implib.txt"
 implib() {
     same_list "import library symbols" "$work/implib.txt" &&
-        "${cross}objdump" -s -j .idata\$7 "$stage/lib/libu8x.dll.a" | grep -q 'u8x.dll'
+        "${cross}objdump" -s -j .idata\$7 "$stage/lib/libu8x.dll.a" | grep 'u8x\.dll' >/dev/null
 }
 check "libu8x.dll.a imports the same functions from u8x.dll" implib
 
