@@ -20,6 +20,14 @@
  *   all are reentrant.
  * - Decoding follows RFC 3629 / Unicode Table 3-7 and reports errors by
  *   maximal subpart (one U+FFFD per maximal subpart under U8X_REPLACE).
+ * - The calling convention is the platform's C one, with no annotation: on
+ *   x86-64 Windows there is only one (Microsoft's x64 convention; __cdecl
+ *   and __stdcall mean the same there), System V's elsewhere on x86-64.
+ *   32-bit Windows is not built.
+ * - wchar_t is the platform's: 32 bits, a code point, on Linux, the BSDs and
+ *   macOS; 16 bits, a UTF-16 unit, on Windows, where the POSIX drop-ins
+ *   read and write surrogate pairs (u8x_mbstowcs, u8x_mbrtowc). A compiler
+ *   told otherwise (-fshort-wchar) fails the ABI checks at the end.
  */
 
 #ifndef U8X_H
@@ -479,6 +487,13 @@ typedef struct u8x_classification {
  * it unspecified; glibc may keep the bytes that failed). The state only
  * ever holds bytes while decoding: encoding from a state holding some is
  * refused (`EINVAL`). Copying a state copies the conversion.
+ *
+ * Where `wchar_t` is 16 bits (Windows), a state may also hold half a
+ * surrogate pair (`count` 4 or 5, the unit in `bytes`): the low surrogate
+ * `u8x_mbrtowc` or `u8x_mbsrtowcs` owes after storing a high one (a
+ * decoding state), or the high surrogate `u8x_wcrtomb` holds until the low
+ * one comes (an encoding state, refused by the decoding functions with
+ * `EINVAL`). `u8x_mbsinit` is 0 for both.
  */
 typedef struct u8x_mbstate_t {
   /**
@@ -946,6 +961,12 @@ int u8x_tier_forced(void);
  * converted before it has been written). A NULL `src`, or a `dest` that is
  * misaligned or overlaps `src`: `(size_t)-1` and `EINVAL`.
  *
+ * Where `wchar_t` is 16 bits (Windows), the wide characters are UTF-16
+ * units, as Windows' own CRT writes them in a UTF-8 locale: a character
+ * above U+FFFF is a surrogate pair, two units, counted as two (`n` and the
+ * result count units), and never split: with one unit of room left it is
+ * not converted.
+ *
  * # Safety
  * `src` must be a NUL-terminated string; `dest`, if not NULL, must have room
  * for `n` wide characters.
@@ -961,6 +982,10 @@ size_t u8x_mbstowcs(wchar_t *dest, const char *src, size_t n);
  * `wchar_t` met before the buffer fills: `(size_t)-1` and `errno` = `EILSEQ`.
  * A NULL or misaligned `src`, or a `dest` overlapping it: `(size_t)-1` and
  * `EINVAL`.
+ *
+ * Where `wchar_t` is 16 bits (Windows), `src` is UTF-16: a surrogate pair
+ * is one character (4 bytes), and an unpaired surrogate, at the end
+ * included, is `EILSEQ`.
  *
  * # Safety
  * `src` must be an L'\0'-terminated wide string; `dest`, if not NULL, must
@@ -979,7 +1004,18 @@ size_t u8x_wcstombs(char *dest, const wchar_t *src, size_t n);
  * well-formed character (RFC 3629: overlong forms, surrogates and values
  * above U+10FFFF included), refused at the first byte that rules one out,
  * for example `E0 80` or `ED A0` with more bytes still to come.
- * `*ps` is the initial state after anything but `(size_t)-2`.
+ * `*ps` is the initial state after anything but `(size_t)-2` (and, where
+ * `wchar_t` is 16 bits, a character above U+FFFF).
+ *
+ * Where `wchar_t` is 16 bits (Windows), one `wchar_t` is a UTF-16 unit and
+ * a character above U+FFFF is returned as C11's `mbrtoc16` returns it:
+ * the call that finishes it stores its high surrogate and returns its
+ * bytes, and `*ps` owes the low surrogate (`u8x_mbsinit` gives 0); the
+ * next call stores that (`u8x_mbrlen` drops it) and returns `(size_t)-3`,
+ * reading no byte (`s` may be NULL). With a NULL `ps` there is nowhere to keep the second half:
+ * such a character is `(size_t)-1` and `EILSEQ`, never half returned (pass
+ * a state). With a NULL `pwc` (`u8x_mbrlen`) nothing is stored, so
+ * nothing is owed: it returns the character's bytes, as for any other.
  *
  * A NULL `s` means `u8x_mbrtowc(NULL, "", 1, ps)`: 0 and the initial
  * state, or `EILSEQ` if bytes were pending (the state is then reset too).
@@ -1044,6 +1080,15 @@ size_t u8x_mbrlen(const char *s, size_t n, struct u8x_mbstate_t *ps);
  * changed. UTF-8 has no shift states, so `ps` is otherwise unused and may
  * be NULL.
  *
+ * Where `wchar_t` is 16 bits (Windows), a character above U+FFFF comes as
+ * its surrogate pair, as C11's `c16rtomb` takes it: the high surrogate
+ * writes nothing and returns 0, held in `*ps`; the low one that follows
+ * writes the character's 4 bytes. A high surrogate with a NULL `ps`
+ * (nowhere to hold it), a low one not after a high one, or anything else
+ * after a high one: `(size_t)-1` and `EILSEQ`, `*ps` initial again. A
+ * state owing `u8x_mbrtowc`'s low surrogate is a decoding state:
+ * `EINVAL`.
+ *
  * # Safety
  * `s`, if not NULL, must have room for the character: `U8X_MB_LEN_MAX`
  * bytes always suffice. `ps`, if not NULL, must point to a
@@ -1084,6 +1129,14 @@ int u8x_mbsinit(const struct u8x_mbstate_t *ps);
  * `(size_t)-1` and `errno` = `EINVAL`. A NULL `ps` is a fresh initial
  * state for this call only. (Differences from glibc: see `u8x_mbrtowc`.)
  *
+ * Where `wchar_t` is 16 bits (Windows), `len` and the result count UTF-16
+ * units, and a character above U+FFFF is its surrogate pair, left for the
+ * next call when one unit of room is left (`*src` points at it), except as
+ * the first character with `len` 1, so that a loop with `len` 1 moves on:
+ * its high surrogate is stored, `*src` moves past it and `*ps` owes the
+ * low one (as `u8x_mbrtowc` does), which the next call stores first. With
+ * a NULL `ps` that character is `(size_t)-1` and `EILSEQ`.
+ *
  * Converting stops reading after `4 * len` bytes: a loop with a small
  * buffer over a long string stays linear.
  *
@@ -1114,6 +1167,11 @@ size_t u8x_mbsrtowcs(wchar_t *dst, const char **src, size_t len, struct u8x_mbst
  * `*ps` or one holding the bytes of a character being decoded:
  * `(size_t)-1` and `errno` = `EINVAL`. UTF-8 has no shift states: `*ps` is
  * never changed, and may be NULL.
+ *
+ * Where `wchar_t` is 16 bits (Windows), the string is UTF-16: a surrogate
+ * pair is one character (4 bytes), never split, and an unpaired surrogate
+ * is `EILSEQ`. A state holding `u8x_wcrtomb`'s high surrogate is refused
+ * (`EINVAL`), as one holding bytes is.
  *
  * Converting stops reading after `len` wide characters: a loop with a
  * small buffer over a long string stays linear.
@@ -1159,6 +1217,11 @@ U8X_ABI_CHECK(classification_utf16_units, offsetof(u8x_classification, utf16_uni
 U8X_ABI_CHECK(classification_size, sizeof(u8x_classification) == 3 * sizeof(size_t));
 U8X_ABI_CHECK(mbstate_size, sizeof(u8x_mbstate_t) == 4);
 U8X_ABI_CHECK(mbstate_bytes, offsetof(u8x_mbstate_t, bytes) == 1);
+#ifdef _WIN32
+U8X_ABI_CHECK(wchar_t_is_utf16, sizeof(wchar_t) == 2);
+#else
+U8X_ABI_CHECK(wchar_t_is_ucs4, sizeof(wchar_t) == 4);
+#endif
 #undef U8X_ABI_CHECK
 
 #endif  /* U8X_H */

@@ -1,14 +1,13 @@
-//! What the POSIX drop-ins share: `errno` and the `(size_t)-1` failure, and
-//! the `wchar_t` they all read and write as a code point.
+//! What the POSIX drop-ins share: `errno` and the `(size_t)-1` failure.
 
 use core::ffi::c_int;
 
-use libc::wchar_t;
-
-// u8x decodes to 32-bit code points; a 16-bit wchar_t (Windows) would need
-// UTF-16 and is not supported.
-const _: () =
-    assert!(core::mem::size_of::<wchar_t>() == 4 && core::mem::align_of::<wchar_t>() == 4);
+// The MinGW CRT's (msvcrt.dll's) errno location, which libc does not
+// declare: the same CRT MinGW-w64's gcc links programs with by default.
+#[cfg(windows)]
+extern "C" {
+    fn _errno() -> *mut c_int;
+}
 
 /// `(size_t)-1`, the POSIX failure.
 pub const FAILED: usize = usize::MAX;
@@ -27,6 +26,10 @@ pub fn set_errno(code: c_int) {
     #[cfg(target_os = "android")]
     unsafe {
         *libc::__errno() = code
+    }
+    #[cfg(windows)]
+    unsafe {
+        *_errno() = code
     }
 }
 

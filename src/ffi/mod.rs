@@ -16,11 +16,14 @@ mod forms;
 mod meta;
 mod posix;
 mod restartable;
+mod restartable_strings;
 mod types;
+mod wide;
 
 pub use codec::*;
 pub use forms::*;
 pub use meta::*;
 pub use posix::*;
 pub use restartable::*;
+pub use restartable_strings::*;
 pub use types::*;

@@ -4,7 +4,8 @@ use core::ffi::{c_char, CStr};
 
 use super::buffers::{output_up_to, Output};
 use super::errno::fail;
-use crate::{EncodePolicy, Policy, Status};
+use super::wide::{self, Unit};
+use crate::Status;
 use libc::wchar_t;
 
 /// The POSIX ending: a full buffer is success, the terminator is written
@@ -32,6 +33,12 @@ fn finish<T: Copy + Default>(status: Status, written: usize, dst: &mut [T], n: u
 /// converted before it has been written). A NULL `src`, or a `dest` that is
 /// misaligned or overlaps `src`: `(size_t)-1` and `EINVAL`.
 ///
+/// Where `wchar_t` is 16 bits (Windows), the wide characters are UTF-16
+/// units, as Windows' own CRT writes them in a UTF-8 locale: a character
+/// above U+FFFF is a surrogate pair, two units, counted as two (`n` and the
+/// result count units), and never split: with one unit of room left it is
+/// not converted.
+///
 /// # Safety
 /// `src` must be a NUL-terminated string; `dest`, if not NULL, must have room
 /// for `n` wide characters.
@@ -43,11 +50,11 @@ pub unsafe extern "C" fn u8x_mbstowcs(dest: *mut wchar_t, src: *const c_char, n:
     // SAFETY: the caller promises a NUL-terminated string.
     let bytes = unsafe { CStr::from_ptr(src) }.to_bytes();
     // SAFETY: the caller promises room for `n` wide characters at `dest`;
-    // wchar_t and u32 have the same size and alignment (asserted in
-    // errno.rs).
-    match unsafe { output_up_to(dest.cast::<u32>(), n, bytes.len() + 1, bytes) } {
+    // wchar_t and Unit have the same size and alignment (asserted in
+    // wide.rs).
+    match unsafe { output_up_to(dest.cast::<Unit>(), n, bytes.len() + 1, bytes) } {
         Some(Output::Measure) | None if dest.is_null() => {
-            let p = crate::count(bytes, Policy::Strict, false);
+            let p = wide::decoded_len(bytes, false);
             match p.status {
                 Status::Done => p.written,
                 _ => fail(libc::EILSEQ),
@@ -55,7 +62,7 @@ pub unsafe extern "C" fn u8x_mbstowcs(dest: *mut wchar_t, src: *const c_char, n:
         }
         Some(Output::Buffer(dst)) => {
             let cap = n.min(bytes.len()).min(dst.len());
-            let p = crate::decode_ucs4(bytes, &mut dst[..cap], Policy::Strict, false);
+            let p = wide::decode(bytes, &mut dst[..cap], false);
             finish(p.status, p.written, dst, n)
         }
         _ => fail(libc::EINVAL),
@@ -71,6 +78,10 @@ pub unsafe extern "C" fn u8x_mbstowcs(dest: *mut wchar_t, src: *const c_char, n:
 /// A NULL or misaligned `src`, or a `dest` overlapping it: `(size_t)-1` and
 /// `EINVAL`.
 ///
+/// Where `wchar_t` is 16 bits (Windows), `src` is UTF-16: a surrogate pair
+/// is one character (4 bytes), and an unpaired surrogate, at the end
+/// included, is `EILSEQ`.
+///
 /// # Safety
 /// `src` must be an L'\0'-terminated wide string; `dest`, if not NULL, must
 /// have room for `n` bytes.
@@ -79,7 +90,7 @@ pub unsafe extern "C" fn u8x_wcstombs(dest: *mut c_char, src: *const wchar_t, n:
     if src.is_null() || !src.is_aligned() {
         return fail(libc::EINVAL);
     }
-    let src = src.cast::<u32>();
+    let src = src.cast::<Unit>();
     let mut len = 0usize;
     // SAFETY: the caller promises a terminated string, so every element up
     // to and including the terminator is readable.
@@ -93,7 +104,7 @@ pub unsafe extern "C" fn u8x_wcstombs(dest: *mut c_char, src: *const wchar_t, n:
     // SAFETY: the caller promises room for `n` bytes at `dest`.
     match unsafe { output_up_to(dest.cast::<u8>(), n, most, units) } {
         Some(Output::Measure) | None if dest.is_null() => {
-            let p = crate::encoded_len(units, EncodePolicy::Strict);
+            let p = wide::encoded_len(units);
             match p.status {
                 Status::Done => p.written,
                 _ => fail(libc::EILSEQ),
@@ -101,7 +112,7 @@ pub unsafe extern "C" fn u8x_wcstombs(dest: *mut c_char, src: *const wchar_t, n:
         }
         Some(Output::Buffer(dst)) => {
             let cap = n.min(most - 1).min(dst.len());
-            let p = crate::encode(units, &mut dst[..cap], EncodePolicy::Strict);
+            let p = wide::encode(units, &mut dst[..cap], false);
             finish(p.status, p.written, dst, n)
         }
         _ => fail(libc::EINVAL),
