@@ -104,7 +104,12 @@ fn check(e: &Engine, scalar: &Engine, d: Dialect, src: &[u16], order: ByteOrder,
             if !caps {
                 continue;
             }
-            for cap in 0..p.written {
+            // Every capacity in the full suite; in a sampled run every
+            // stride-th and the last eight (where a character is cut).
+            let caps = (0..p.written)
+                .step_by(crate::samples::stride())
+                .chain(p.written.saturating_sub(8)..p.written);
+            for cap in caps {
                 let mut small = vec![0u8; cap];
                 let w = scalar.encode_utf16_in(d, src, Some(&mut small), policy, order, more);
                 let mut out = vec![0u8; cap];
@@ -130,7 +135,9 @@ fn cesu_encoding_of_random_units_on_every_tier() {
     for mix in &MIXES {
         // One buffer, sliced at every alignment.
         let pool = units(&mut rng, 4096 + 64, mix);
-        for len in 0..=200 {
+        // (a sampled run takes the lengths past 64 every 5th)
+        let sampled = crate::samples::stride() > 1;
+        for len in (0..=200).filter(|&len| !sampled || len <= 64 || len % 5 == 0) {
             let at = rng.below(64) as usize;
             let src = &pool[at..at + len];
             for order in [ByteOrder::Little, ByteOrder::Big] {
