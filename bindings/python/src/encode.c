@@ -3,7 +3,8 @@
  * RFC 3629 UTF-8 reads the str's own buffer by its kind. ASCII is its
  * bytes. A str of up to SHORT_MAX (256) characters is encoded by one
  * library call into a stack buffer and the bytes object made of the exact
- * size (encode_short; issue 45). Longer: Latin-1 goes through
+ * size (encode_short; issue 45); up to TINY_MAX (16) characters without
+ * surrogates, the binding writes the UTF-8 itself. Longer: Latin-1 goes through
  * u8x_encode_latin1, UCS-2 through u8x_encode_utf16 and UCS-4 through
  * u8x_encode, each into a bytes object of the bound's size that is then cut
  * to length (as CPython's own encoder does), or, when the bound is above
@@ -211,11 +212,53 @@ done:
  * passes. */
 #define EXACT_ABOVE (120 * 1024)
 
+/* Up to TINY_MAX characters, the binding writes the UTF-8 itself: below
+ * that the library call's fixed cost (some 20 ns on Zen 3) is more than
+ * the work, and it made u8x.encode of 4-8 non-ASCII characters slower than
+ * str.encode. Surrogates, which need a policy or a handler, are left to the
+ * library: the result is -1 at the first one. */
+#define TINY_MAX 16
+
+static inline Py_ssize_t encode_tiny(int kind, const void *data, Py_ssize_t n, uint8_t *out)
+{
+    uint8_t *o = out;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 ch = kind == PyUnicode_1BYTE_KIND   ? ((const Py_UCS1 *)data)[i]
+                     : kind == PyUnicode_2BYTE_KIND ? ((const Py_UCS2 *)data)[i]
+                                                    : ((const Py_UCS4 *)data)[i];
+        if (ch < 0x80) {
+            *o++ = (uint8_t)ch;
+        } else if (ch < 0x800) {
+            *o++ = (uint8_t)(0xC0 | ch >> 6);
+            *o++ = (uint8_t)(0x80 | (ch & 0x3F));
+        } else if (ch < 0x10000) {
+            if ((ch & 0xF800) == 0xD800)
+                return -1;
+            *o++ = (uint8_t)(0xE0 | ch >> 12);
+            *o++ = (uint8_t)(0x80 | (ch >> 6 & 0x3F));
+            *o++ = (uint8_t)(0x80 | (ch & 0x3F));
+        } else {
+            *o++ = (uint8_t)(0xF0 | ch >> 18);
+            *o++ = (uint8_t)(0x80 | (ch >> 12 & 0x3F));
+            *o++ = (uint8_t)(0x80 | (ch >> 6 & 0x3F));
+            *o++ = (uint8_t)(0x80 | (ch & 0x3F));
+        }
+    }
+    return o - out;
+}
+
 static PyObject *encode_short(const struct codec *c, PyObject *text, int kind, const void *data,
                               Py_ssize_t n, uint32_t policy, enum handler h, PyObject *errors)
 {
     uint8_t out[4 * SHORT_MAX];
     struct u8x_result r;
+    if (n <= TINY_MAX) {
+        Py_ssize_t k = kind == PyUnicode_1BYTE_KIND   ? encode_tiny(PyUnicode_1BYTE_KIND, data, n, out)
+                       : kind == PyUnicode_2BYTE_KIND ? encode_tiny(PyUnicode_2BYTE_KIND, data, n, out)
+                                                      : encode_tiny(PyUnicode_4BYTE_KIND, data, n, out);
+        if (k >= 0)
+            return PyBytes_FromStringAndSize((const char *)out, k);
+    }
     if (kind == PyUnicode_1BYTE_KIND) {
         r = u8x_encode_latin1(data, (size_t)n, out, sizeof out);
         if (r.status != U8X_OK)

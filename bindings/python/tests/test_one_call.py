@@ -4,9 +4,11 @@ decode: up to 64 KiB of input is decoded by one u8x_decode_ucs4 call into
 a UCS-4 buffer (on the stack up to 1 KiB of input, else on the heap) and
 narrowed to the str's kind; ASCII is copied into the str while checked;
 ill-formed input falls back to the general way. encode: a non-ASCII str of
-up to 256 characters is encoded into a stack buffer (a UCS-2 str widened to
-UCS-4 first), a longer one into a bytes object of the bound's size, or, when
-the bound is above 120 KiB, of the exact size measured first.
+up to 16 characters is written by the binding itself (surrogates left to the
+library), one of up to 256 is encoded by one library call into a stack
+buffer (a UCS-2 str widened to UCS-4 first), a longer one into a bytes
+object of the bound's size, or, when the bound is above 120 KiB, of the
+exact size measured first.
 
 Every length across those limits, every kind of str, errors at every
 position, with CPython's codec as the oracle. A str that compares equal was
