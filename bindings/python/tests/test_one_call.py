@@ -1,8 +1,9 @@
 """The one-call paths (issue 45) against CPython's utf-8 codec.
 
 decode: up to 64 KiB of input is decoded by one u8x_decode_ucs4 call into
-a UCS-4 buffer (on the stack up to 1 KiB of input, else on the heap) and
-narrowed to the str's kind; ASCII is copied into the str while checked;
+a UCS-4 buffer (on the stack up to 1 KiB of input, else on the heap), or up
+to 64 bytes validated by one u8x_validate call and converted by the binding,
+and narrowed to the str's kind; ASCII is copied into the str while checked;
 ill-formed input falls back to the general way. encode: a non-ASCII str of
 up to 16 characters is written by the binding itself (surrogates left to the
 library), one of up to 256 is encoded by one library call into a stack
@@ -29,6 +30,7 @@ import _oracle  # noqa: F401  (registers the oracle handlers)
 
 ONE_CALL_MAX = 64 * 1024
 STACK_MAX = 1024
+TINY_MAX = 64
 ENC_SHORT_MAX = 256
 EXACT_ABOVE = 120 * 1024
 
@@ -79,7 +81,7 @@ def check_decode_all(b, errors=DECODE_ERRORS):
             assert same_str(got[1], want[1]), "kind of decode(%r, errors=%r)" % (b[:80], e)
 
 
-LENGTHS = list(range(0, 301)) + [
+LENGTHS = list(range(0, 301)) + [  # across TINY_MAX too
     STACK_MAX - 1, STACK_MAX, STACK_MAX + 1,
     ONE_CALL_MAX - 1, ONE_CALL_MAX, ONE_CALL_MAX + 1,
 ]
@@ -182,7 +184,7 @@ def check_encode_all(s, errors=ENCODE_ERRORS):
         assert got == want, "encode(%r..., errors=%r) of %d characters" % (s[:40], e, len(s))
 
 
-ENC_LENGTHS = list(range(0, 301)) + [1023, 1024, 1025]
+ENC_LENGTHS = list(range(0, 301)) + [  # across TINY_MAX too1023, 1024, 1025]
 
 
 @pytest.mark.parametrize("content", sorted(CONTENTS))
