@@ -6,10 +6,12 @@
 (with the extension installed, or built in place). DIR holds the lipsum
 files (default: ../shared/corpus/lipsum beside the repository). Rows: each
 lipsum file, pure ASCII (the Latin file's first 64 KiB, which is all
-ASCII), and strings of 8, 16, 64 and 256 bytes cut from the ASCII and the
-Russian text at character boundaries. Columns, MB/s of UTF-8 (input when
-decoding, output when encoding), best of --repeat timings of enough calls
-to fill --min-time seconds:
+ASCII), and strings of 8, 16, 64 and 256 bytes cut at character
+boundaries from the ASCII text and from three non-ASCII ones: Russian
+(2-byte letters), Chinese (3-byte) and Emoji (4-byte). Columns, MB/s of
+UTF-8 (input when decoding, output when encoding), best of --repeat
+timings of enough calls to fill --min-time seconds, the six functions of
+a row taking turns in each round:
 
   decode: bytes.decode("utf-8") | u8x.decode(b) | b.decode("u8x")
   encode: str.encode("utf-8")   | u8x.encode(s) | s.encode("u8x")
@@ -45,17 +47,28 @@ def cpu_model():
     return platform.processor() or "unknown"
 
 
-def best_seconds(fn, min_time, repeat):
-    """Seconds per call: the best of `repeat` timings of enough calls."""
-    timer = timeit.Timer(fn)
+def calls_for(timer, min_time):
+    """How many calls fill about `min_time` seconds."""
     n, t = 1, 0.0
     while True:
         t = timer.timeit(n)
         if t >= min_time / 10:
             break
         n *= 4
-    n = max(1, int(n * min_time / t))
-    return min(timer.repeat(repeat, n)) / n
+    return max(1, int(n * min_time / t))
+
+
+def best_seconds(fns, min_time, repeat):
+    """Seconds per call of each of `fns`: the best of `repeat` timings of
+    enough calls, the functions taking turns in each round (so that a burst
+    of load elsewhere on the machine falls on all of them alike)."""
+    timers = [timeit.Timer(f) for f in fns]
+    counts = [calls_for(t, min_time) for t in timers]
+    best = [math.inf] * len(fns)
+    for _ in range(repeat):
+        for i, (timer, n) in enumerate(zip(timers, counts)):
+            best[i] = min(best[i], timer.timeit(n) / n)
+    return best
 
 
 def cut(text, size):
@@ -75,8 +88,10 @@ def inputs(directory):
     rows.append(("ASCII (64 KiB)", ascii_text))
     for size in (8, 16, 64, 256):
         rows.append(("ASCII, %d B" % size, cut(texts["Latin"], size)))
-    for size in (8, 16, 64, 256):
-        rows.append(("Russian, %d B" % size, cut(texts["Russian"], size)))
+    # Russian and Chinese make UCS-2 strs, Emoji UCS-4 ones.
+    for lang in ("Russian", "Chinese", "Emoji"):
+        for size in (8, 16, 64, 256):
+            rows.append(("%s, %d B" % (lang, size), cut(texts[lang], size)))
     return rows
 
 
@@ -103,14 +118,14 @@ def main():
         assert u8x.decode(data) == text and data.decode("u8x") == text, name
         assert u8x.encode(text) == data and text.encode("u8x") == data, name
         mb = len(data) / 1e6
-        t = [best_seconds(f, args.min_time, args.repeat) for f in (
+        t = best_seconds((
             lambda: data.decode("utf-8"),
             lambda: u8x.decode(data),
             lambda: data.decode("u8x"),
             lambda: text.encode("utf-8"),
             lambda: u8x.encode(text),
             lambda: text.encode("u8x"),
-        )]
+        ), args.min_time, args.repeat)
         ratios["decode"].append(t[0] / t[1])
         ratios["encode"].append(t[3] / t[4])
         print("%-16s %7d | %9.0f %9.0f %9.0f %6.2f | %9.0f %9.0f %9.0f %6.2f" % (

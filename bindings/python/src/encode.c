@@ -1,13 +1,18 @@
 /* str -> bytes.
  *
- * RFC 3629 UTF-8 reads the str's own buffer by its kind: ASCII is its
- * bytes, Latin-1 goes through u8x_encode_latin1, UCS-2 through
- * u8x_encode_utf16 and UCS-4 through u8x_encode, each into a bytes object
- * of the bound's size that is then cut to length (as CPython's own encoder
- * does). A str may hold lone surrogates, and in a UCS-2 str a high one
- * followed by a low one are still two characters, which u8x_encode_utf16
- * would join into one: so a UCS-2 str is first checked for surrogates, and
- * one that has some (rare) is widened to UCS-4 and takes the general way.
+ * RFC 3629 UTF-8 reads the str's own buffer by its kind. ASCII is its
+ * bytes. A str of up to SHORT_MAX (256) characters is encoded by one
+ * library call into a stack buffer and the bytes object made of the exact
+ * size (encode_short; issue 45); up to TINY_MAX (16) characters without
+ * surrogates, the binding writes the UTF-8 itself. Longer: Latin-1 goes through
+ * u8x_encode_latin1, UCS-2 through u8x_encode_utf16 and UCS-4 through
+ * u8x_encode, each into a bytes object of the bound's size that is then cut
+ * to length (as CPython's own encoder does), or, when the bound is above
+ * EXACT_ABOVE, of the exact size measured first. A str may hold lone
+ * surrogates, and in a UCS-2 str a high one followed by a low one are still
+ * two characters, which u8x_encode_utf16 would join into one: so a long
+ * UCS-2 str is first checked for surrogates, and one that has some (rare)
+ * is widened to UCS-4 and takes the general way.
  *
  * The general way (surrogates, the dialects) is encode_loop: u8x_encode
  * with the policy up to an error it does not handle, then the run of
@@ -190,6 +195,92 @@ done:
     return result;
 }
 
+/* The short-string path (issue 45): a non-ASCII str of up to SHORT_MAX
+ * characters is encoded by one library call into a stack buffer, and the
+ * bytes object is made once, of the exact size (no bound-sized allocation
+ * cut afterwards). A UCS-2 str is widened to UCS-4 first and goes through
+ * u8x_encode, which is cheaper than u8x_encode_utf16 on short input and
+ * sees each surrogate alone (as a str holds them), so no surrogate check is
+ * needed; one it does not handle sends the str to encode_loop. */
+#define SHORT_MAX 256
+
+/* Above this bound (bytes), the exact size is measured first: a little
+ * below glibc malloc's default mmap threshold (128 KiB), past which a
+ * bound-sized bytes object is mapped afresh, its pages faulted in, on
+ * every call (2x-5x slower on Arabic and Russian lipsum, whose bounds are
+ * 137 and 174 KB). Below it, the bound and a cut are faster than two
+ * passes. */
+#define EXACT_ABOVE (120 * 1024)
+
+/* Up to TINY_MAX characters, the binding writes the UTF-8 itself: below
+ * that the library call's fixed cost (some 20 ns on Zen 3) is more than
+ * the work, and it made u8x.encode of 4-8 non-ASCII characters slower than
+ * str.encode. Surrogates, which need a policy or a handler, are left to the
+ * library: the result is -1 at the first one. */
+#define TINY_MAX 16
+
+static inline Py_ssize_t encode_tiny(int kind, const void *data, Py_ssize_t n, uint8_t *out)
+{
+    uint8_t *o = out;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 ch = kind == PyUnicode_1BYTE_KIND   ? ((const Py_UCS1 *)data)[i]
+                     : kind == PyUnicode_2BYTE_KIND ? ((const Py_UCS2 *)data)[i]
+                                                    : ((const Py_UCS4 *)data)[i];
+        if (ch < 0x80) {
+            *o++ = (uint8_t)ch;
+        } else if (ch < 0x800) {
+            *o++ = (uint8_t)(0xC0 | ch >> 6);
+            *o++ = (uint8_t)(0x80 | (ch & 0x3F));
+        } else if (ch < 0x10000) {
+            if ((ch & 0xF800) == 0xD800)
+                return -1;
+            *o++ = (uint8_t)(0xE0 | ch >> 12);
+            *o++ = (uint8_t)(0x80 | (ch >> 6 & 0x3F));
+            *o++ = (uint8_t)(0x80 | (ch & 0x3F));
+        } else {
+            *o++ = (uint8_t)(0xF0 | ch >> 18);
+            *o++ = (uint8_t)(0x80 | (ch >> 12 & 0x3F));
+            *o++ = (uint8_t)(0x80 | (ch >> 6 & 0x3F));
+            *o++ = (uint8_t)(0x80 | (ch & 0x3F));
+        }
+    }
+    return o - out;
+}
+
+static PyObject *encode_short(const struct codec *c, PyObject *text, int kind, const void *data,
+                              Py_ssize_t n, uint32_t policy, enum handler h, PyObject *errors)
+{
+    uint8_t out[4 * SHORT_MAX];
+    struct u8x_result r;
+    if (n <= TINY_MAX) {
+        Py_ssize_t k = kind == PyUnicode_1BYTE_KIND   ? encode_tiny(PyUnicode_1BYTE_KIND, data, n, out)
+                       : kind == PyUnicode_2BYTE_KIND ? encode_tiny(PyUnicode_2BYTE_KIND, data, n, out)
+                                                      : encode_tiny(PyUnicode_4BYTE_KIND, data, n, out);
+        if (k >= 0)
+            return PyBytes_FromStringAndSize((const char *)out, k);
+    }
+    if (kind == PyUnicode_1BYTE_KIND) {
+        r = u8x_encode_latin1(data, (size_t)n, out, sizeof out);
+        if (r.status != U8X_OK)
+            return u8xpy_unexpected("u8x_encode_latin1", r);
+        return PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)r.written);
+    }
+    uint32_t wide[SHORT_MAX];
+    const uint32_t *u = data;
+    if (kind == PyUnicode_2BYTE_KIND) {
+        const Py_UCS2 *p = data;
+        for (Py_ssize_t i = 0; i < n; i++)
+            wide[i] = p[i];
+        u = wide;
+    }
+    r = u8x_encode(u, (size_t)n, out, sizeof out, policy, '?');
+    if (r.status == U8X_OK)
+        return PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)r.written);
+    if (r.status != U8X_ILL_FORMED)
+        return u8xpy_unexpected("u8x_encode", r);
+    return encode_loop(c, text, u, n, policy, h, errors); /* a surrogate */
+}
+
 PyObject *u8xpy_encode(const struct codec *c, PyObject *text, enum handler h, PyObject *errors)
 {
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);
@@ -200,31 +291,52 @@ PyObject *u8xpy_encode(const struct codec *c, PyObject *text, enum handler h, Py
         PyObject *out;
         if (PyUnicode_IS_ASCII(text))
             return PyBytes_FromStringAndSize(data, n);
+        if (n <= SHORT_MAX)
+            return encode_short(c, text, kind, data, n, policy, h, errors);
+        /* Longer: into a bytes object of the bound's size, cut to length
+         * afterwards; or where the bound is above EXACT_ABOVE, of the
+         * exact size, measured first. */
+        Py_ssize_t size;
         if (kind == PyUnicode_1BYTE_KIND) {
-            if (!(out = PyBytes_FromStringAndSize(NULL, 2 * n)))
+            size = 2 * n;
+            if (size > EXACT_ABOVE)
+                size = (Py_ssize_t)u8x_encode_latin1(data, (size_t)n, NULL, 0).written;
+            if (!(out = PyBytes_FromStringAndSize(NULL, size)))
                 return NULL;
             return finish(out,
                           u8x_encode_latin1(data, (size_t)n, (uint8_t *)PyBytes_AS_STRING(out),
-                                            (size_t)(2 * n)),
+                                            (size_t)size),
                           "u8x_encode_latin1");
         }
         if (kind == PyUnicode_2BYTE_KIND && !has_surrogate(data, n)) {
             if (n > PY_SSIZE_T_MAX / 3)
                 return PyErr_NoMemory();
-            if (!(out = PyBytes_FromStringAndSize(NULL, 3 * n)))
+            size = 3 * n;
+            if (size > EXACT_ABOVE)
+                size = (Py_ssize_t)u8x_encoded_len_utf16_valid(data, (size_t)n, 0);
+            if (!(out = PyBytes_FromStringAndSize(NULL, size)))
                 return NULL;
             return finish(out,
                           u8x_encode_utf16(data, (size_t)n, (uint8_t *)PyBytes_AS_STRING(out),
-                                           (size_t)(3 * n), U8X_STRICT, '?', 0),
+                                           (size_t)size, U8X_STRICT, '?', 0),
                           "u8x_encode_utf16");
         }
         if (kind == PyUnicode_4BYTE_KIND) {
             if (n > PY_SSIZE_T_MAX / 4)
                 return PyErr_NoMemory();
-            if (!(out = PyBytes_FromStringAndSize(NULL, 4 * n)))
+            size = 4 * n;
+            if (size > EXACT_ABOVE) {
+                struct u8x_result len = u8x_encoded_len(data, (size_t)n, policy, '?');
+                if (len.status == U8X_ILL_FORMED)
+                    return encode_loop(c, text, data, n, policy, h, errors);
+                if (len.status != U8X_OK)
+                    return u8xpy_unexpected("u8x_encoded_len", len);
+                size = (Py_ssize_t)len.written;
+            }
+            if (!(out = PyBytes_FromStringAndSize(NULL, size)))
                 return NULL;
             struct u8x_result r = u8x_encode(data, (size_t)n, (uint8_t *)PyBytes_AS_STRING(out),
-                                             (size_t)(4 * n), policy, '?');
+                                             (size_t)size, policy, '?');
             if (r.status != U8X_ILL_FORMED)
                 return finish(out, r, "u8x_encode");
             Py_DECREF(out); /* a surrogate the policy does not handle */
