@@ -43,6 +43,12 @@ pub(crate) fn full() -> bool {
     set("U8X_FULL") && !set("U8X_EMULATED")
 }
 
+/// Whether the tests run under an emulator: `.ci/run` sets `U8X_EMULATED`
+/// for its qemu-user runs (aarch64, s390x).
+pub(crate) fn emulated() -> bool {
+    std::env::var_os("U8X_EMULATED").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
 /// How far apart a sampled run's innermost values are: every 7th (every
 /// `U8X_EMULATED_STRIDE`th under an emulator where that is set); 1 in the
 /// full suite.
@@ -116,8 +122,7 @@ fn damaged(rng: &mut Rng, mut v: Vec<u8>, damage: usize) -> Vec<u8> {
 /// byte's stride alone left the short-input enumerations at minutes
 /// each, and a second byte's classes are its edges.
 pub(crate) fn middle_bytes() -> Vec<u8> {
-    let emulated = std::env::var_os("U8X_EMULATED").is_some_and(|v| !v.is_empty() && v != "0");
-    if emulated {
+    if emulated() {
         inner_bytes()
     } else {
         (0..=255).collect()
