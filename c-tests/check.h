@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "u8x.h"
@@ -148,6 +149,19 @@ static inline int check_result(u8x_result r, int status, int error, size_t read,
            (unsigned long long)written, (unsigned long long)error_len);
   }
   return ok;
+}
+
+/* Whether to run light: a sample of the largest enumerations instead of
+ * all of them. True under valgrind, which loads its preload libraries
+ * (vgpreload_*.so) into the program it runs, and under an emulator (.ci/run
+ * sets U8X_EMULATED for its qemu-user runs). Memory errors depend on
+ * lengths, positions and capacities, not on each enumerated value, so a
+ * light run keeps every kind of call and every length class, and thins
+ * only repetition: a stride over the middle of a space plus its edges. */
+static inline int check_light(void) {
+  const char *preload = getenv("LD_PRELOAD");
+  const char *emulated = getenv("U8X_EMULATED");
+  return (preload != NULL && strstr(preload, "vgpreload") != NULL) || (emulated != NULL && emulated[0] != '\0');
 }
 
 /* Prints the totals; returns main's exit status. */

@@ -20,8 +20,8 @@
 #include "check.h"
 
 #define THREADS 24
-/* fresh processes that race; fewer under valgrind, which runs one thread
- * at a time and forks slowly */
+/* fresh processes that race; fewer when check_light(): under valgrind,
+ * which runs one thread at a time and forks slowly, or an emulator */
 #define ROUNDS 24
 #define ROUNDS_VALGRIND 4
 #define TEXT_LEN 3000
@@ -211,15 +211,9 @@ static int racing(int fd) {
   return race() == 0 ? 0 : 1;
 }
 
-/* valgrind loads its preload libraries into the program it runs */
-static int under_valgrind(void) {
-  const char *preload = getenv("LD_PRELOAD");
-  return preload != NULL && strstr(preload, "vgpreload") != NULL;
-}
-
 int main(void) {
   const char *expect = getenv("U8X_EXPECT_TIER");
-  int fds[2], round, rounds = under_valgrind() ? ROUNDS_VALGRIND : ROUNDS;
+  int fds[2], round, rounds = check_light() ? ROUNDS_VALGRIND : ROUNDS;
   /* nothing here may choose the tier before the children are forked:
    * check_begin calls only u8x_version, which does not */
   check_begin("race");
