@@ -10,7 +10,10 @@
 //! The `libu8x.a` build then runs once more per tier this CPU has, with
 //! `U8X_TIER` set to it, and, when valgrind is installed, under valgrind
 //! (memcheck) for each of those tiers that valgrind can run (in the full
-//! suite, `U8X_FULL=1`; the quick check runs the best of them). Each run is one
+//! suite, `U8X_FULL=1`; the quick check runs the best of them), where the
+//! programs sample their largest loops (`check_light()` in
+//! `c-tests/check.h`: edges plus a stride; memory errors follow lengths,
+//! positions and capacities, which the sample keeps). Each run is one
 //! CTest-style line; a final `N passed, M failed` line sums up.
 //! `c-tests/expected.h`, the Python-computed expectations, is re-derived with
 //! `python3` when it is installed.
