@@ -158,10 +158,34 @@ static inline int check_result(u8x_result r, int status, int error, size_t read,
  * lengths, positions and capacities, not on each enumerated value, so a
  * light run keeps every kind of call and every length class, and thins
  * only repetition: a stride over the middle of a space plus its edges. */
+static int check_light_known = -1; /* check_light()'s answer, once asked */
 static inline int check_light(void) {
-  const char *preload = getenv("LD_PRELOAD");
-  const char *emulated = getenv("U8X_EMULATED");
-  return (preload != NULL && strstr(preload, "vgpreload") != NULL) || (emulated != NULL && emulated[0] != '\0');
+  if (check_light_known < 0) {
+    const char *preload = getenv("LD_PRELOAD");
+    const char *emulated = getenv("U8X_EMULATED");
+    check_light_known =
+        (preload != NULL && strstr(preload, "vgpreload") != NULL) || (emulated != NULL && emulated[0] != '\0');
+  }
+  return check_light_known;
+}
+
+/* For a program's summary lines: what a light run says it did. */
+#define CHECK_SAMPLED (check_light() ? ", sampled under valgrind or an emulator" : "")
+
+/* The value after k in an enumeration ending at `last` (inclusive): every
+ * one normally; when light the first five, the last five (exact need and
+ * need-1 among them, for capacities) and every `stride`th between. */
+static inline size_t check_next(size_t k, size_t last, size_t stride) {
+  if (!check_light() || k < 4 || k + 5 > last) return k + 1;
+  return k + stride < last - 4 ? k + stride : last - 4;
+}
+
+/* Whether a scalar value is in a light run's sample: every value up to
+ * U+087F (0x7F/0x80, 0xFF/0x100, 0x7FF/0x800), the first and last 8 of every
+ * 1024 (0xD7FF/0xE000, 0xFFFF/0x10000, 0x10FFFF) and every 61st; every
+ * value otherwise. */
+static inline int check_scalar_sampled(uint32_t cp) {
+  return !check_light() || cp < 0x880 || (cp & 0x3FF) < 8 || (cp & 0x3FF) >= 0x3F8 || cp % 61 == 0;
 }
 
 /* Prints the totals; returns main's exit status. */

@@ -15,22 +15,6 @@
  * below take a sample (memory errors depend on lengths, positions and
  * capacities, which the samples keep, not on each value enumerated). */
 static int light;
-#define SAMPLED (light ? ", sampled under valgrind or an emulator" : "")
-
-/* The value after k in an enumeration ending at `last` (inclusive): every
- * one normally; when light the first five, the last five and every
- * `stride`th between. */
-static size_t next_k(size_t k, size_t last, size_t stride) {
-  if (!light || k < 4 || k + 5 > last) return k + 1;
-  return k + stride < last - 4 ? k + stride : last - 4;
-}
-
-/* When light: every value up to U+087F (0x7F/0x80, 0x7FF/0x800), the first
- * and last 8 of every 1024 (0xD7FF/0xE000, 0xFFFF/0x10000, 0x10FFFF) and
- * every 61st; every value otherwise. */
-static int scalar_sampled(uint32_t cp) {
-  return !light || cp < 0x880 || (cp & 0x3FF) < 8 || (cp & 0x3FF) >= 0x3F8 || cp % 61 == 0;
-}
 
 /* The six ways of decoding a case: a policy, its replacement and the
  * expected output in exp_decode. */
@@ -268,9 +252,9 @@ static void cases(void) {
        * and every 7th between; of chunks 1..5 x capacities 1..3, chunk 1
        * at each capacity and each other chunk at one) */
       /* output full at every capacity, one input chunk */
-      for (k = 1; k <= w.n_cps + 1; k = next_k(k, w.n_cps + 1, 7), streams++) stream(&w, m, w.len + 1, k);
+      for (k = 1; k <= w.n_cps + 1; k = check_next(k, w.n_cps + 1, 7), streams++) stream(&w, m, w.len + 1, k);
       /* input in chunks of every size, room to spare */
-      for (k = 1; k <= w.len; k = next_k(k, w.len, 7), streams++) stream(&w, m, k, w.len + 1);
+      for (k = 1; k <= w.len; k = check_next(k, w.len, 7), streams++) stream(&w, m, k, w.len + 1);
       /* both at once */
       for (k = 1; k <= 5; k++)
         for (q = 1; q <= 3; q++)
@@ -278,12 +262,12 @@ static void cases(void) {
             stream(&w, m, k, q);
             streams++;
           }
-      for (k = 0; k <= w.len; k = next_k(k, w.len, 7)) split(&w, m, k);
+      for (k = 0; k <= w.len; k = check_next(k, w.len, 7)) split(&w, m, k);
     }
     printf("%-16s %3u bytes: every policy, capacity, chunk size and split point\n", c->name,
            (unsigned)c->input.len);
   }
-  printf("streams decoded: %lu%s\n", streams, SAMPLED);
+  printf("streams decoded: %lu%s\n", streams, CHECK_SAMPLED);
 }
 
 /* The reference must agree with Python before it is used as an oracle. */
@@ -346,7 +330,7 @@ static void long_texts(void) {
     free(s);
     free(cps);
   }
-  printf("long texts: 40 random texts, every policy, %lu streams%s\n", streams, SAMPLED);
+  printf("long texts: 40 random texts, every policy, %lu streams%s\n", streams, CHECK_SAMPLED);
 }
 
 /* A few texts of 300 KB with rare damage, whole: validate, count and
@@ -418,7 +402,7 @@ static void damage_everywhere(void) {
     }
   }
   check_context("%s", "");
-  printf("damage everywhere: %lu decodes%s\n", calls, SAMPLED);
+  printf("damage everywhere: %lu decodes%s\n", calls, CHECK_SAMPLED);
 }
 
 /* Replacement values: any scalar, used once per maximal subpart. */
@@ -452,7 +436,7 @@ static void all_scalars(void) {
   uint32_t *out = (uint32_t *)malloc(0x110000 * sizeof *out);
   for (cp = 0; cp <= 0x10FFFF; cp++) {
     if (cp == 0xD800) cp = 0xE000;
-    if (!scalar_sampled(cp)) continue; /* light: the edges and every 61st */
+    if (!check_scalar_sampled(cp)) continue; /* light: the edges and every 61st */
     n += ref_put_utf8(text + n, cp);
     want[units++] = cp;
   }
@@ -464,7 +448,7 @@ static void all_scalars(void) {
   }
   check_context("%s", "");
   printf("%s %u scalar values decode to themselves (%u bytes)%s\n", light ? "a sample of" : "all", (unsigned)units,
-         (unsigned)n, SAMPLED);
+         (unsigned)n, CHECK_SAMPLED);
   free(text);
   free(want);
   free(out);
@@ -493,7 +477,7 @@ static void escape_round_trip(void) {
     CHECK_BYTES(back, e.written, in, n);
   }
   check_context("%s", "");
-  printf("escape: %s random byte strings round-trip%s\n", light ? "800" : "4000", SAMPLED);
+  printf("escape: %s random byte strings round-trip%s\n", light ? "800" : "4000", CHECK_SAMPLED);
 }
 
 int main(void) {

@@ -17,22 +17,6 @@
  * below take a sample (memory errors depend on lengths, positions and
  * capacities, which the samples keep, not on each value enumerated). */
 static int light;
-#define SAMPLED (light ? ", sampled under valgrind or an emulator" : "")
-
-/* The value after k in an enumeration ending at `last` (inclusive): every
- * one normally; when light the first five, the last five and every
- * `stride`th between. */
-static size_t next_k(size_t k, size_t last, size_t stride) {
-  if (!light || k < 4 || k + 5 > last) return k + 1;
-  return k + stride < last - 4 ? k + stride : last - 4;
-}
-
-/* When light: every value up to U+087F (0x7F/0x80, 0xFF/0x100,
- * 0x7FF/0x800), the first and last 8 of every 1024 (0xD7FF/0xE000,
- * 0xFFFF/0x10000, 0x10FFFF) and every 61st; every value otherwise. */
-static int scalar_sampled(uint32_t cp) {
-  return !light || cp < 0x880 || (cp & 0x3FF) < 8 || (cp & 0x3FF) >= 0x3F8 || cp % 61 == 0;
-}
 
 struct mode {
   const char *name;
@@ -251,7 +235,7 @@ static void prefixes(const struct want *w, const struct mode *m) {
   int more;
   uint8_t *want = (uint8_t *)malloc(w->len + 1), *got = (uint8_t *)malloc(w->len + 1);
   /* light: the prefixes near both ends and every 7th between */
-  for (k = 0; k <= w->len; k = next_k(k, w->len, 7)) {
+  for (k = 0; k <= w->len; k = check_next(k, w->len, 7)) {
     for (more = 0; more <= 1; more++) {
       u8x_result e = ref_decode_latin1(w->bytes, k, m->policy, (uint8_t)m->replacement, more, want), r;
       check_context("%s, %s, first %u bytes, flags %d", w->name, m->name, (unsigned)k, more);
@@ -298,21 +282,21 @@ static void dec_cases(void) {
       /* light: capacities, chunk sizes and split points near both ends
        * and every 7th between; of chunks 1..5 x capacities 1..3, chunk 1
        * at each capacity and each other chunk at one */
-      for (k = 0; k <= w.n + 1; k = next_k(k, w.n + 1, 7), streams++) stream(&w, m, w.len + 1, k);
-      for (k = 1; k <= w.len; k = next_k(k, w.len, 7), streams++) stream(&w, m, k, w.len + 1);
+      for (k = 0; k <= w.n + 1; k = check_next(k, w.n + 1, 7), streams++) stream(&w, m, w.len + 1, k);
+      for (k = 1; k <= w.len; k = check_next(k, w.len, 7), streams++) stream(&w, m, k, w.len + 1);
       for (k = 1; k <= 5; k++)
         for (q = 1; q <= 3; q++)
           if (!light || k == 1 || q == 1 + k % 3) {
             stream(&w, m, k, q);
             streams++;
           }
-      for (k = 0; k <= w.len; k = next_k(k, w.len, 7)) split(&w, m, k);
+      for (k = 0; k <= w.len; k = check_next(k, w.len, 7)) split(&w, m, k);
       prefixes(&w, m);
     }
     printf("decode %-18s %3u bytes: every policy, capacity, chunk size, split point and prefix\n", c->name,
            (unsigned)c->input.len);
   }
-  printf("decode streams: %lu%s\n", streams, SAMPLED);
+  printf("decode streams: %lu%s\n", streams, CHECK_SAMPLED);
 }
 
 /* Hand-derived answers: the header's rules. */
@@ -372,7 +356,7 @@ static void all_scalars(void) {
   u8x_result r;
   for (cp = 0; cp <= 0x10FFFF; cp++) {
     if (cp == 0xD800) cp = 0xE000;
-    if (!scalar_sampled(cp)) continue; /* light: the edges and every 61st */
+    if (!check_scalar_sampled(cp)) continue; /* light: the edges and every 61st */
     n += ref_put_utf8(text + n, cp);
     want[count++] = cp <= 0xFF ? (uint8_t)cp : 0x1A;
   }
@@ -405,7 +389,7 @@ static void all_scalars(void) {
   }
   check_context("%s", "");
   printf("decode: %s %u scalar values, and %u one by one%s\n", light ? "a sample of" : "all", (unsigned)count,
-         (unsigned)k, SAMPLED);
+         (unsigned)k, CHECK_SAMPLED);
   free(text);
   free(want);
   free(got);
@@ -484,7 +468,7 @@ static void long_texts(void) {
     free(s);
     free(out);
   }
-  printf("decode long texts: 40 random texts, every policy, %lu streams%s\n", streams, SAMPLED);
+  printf("decode long texts: 40 random texts, every policy, %lu streams%s\n", streams, CHECK_SAMPLED);
 }
 
 /* One character above U+00FF, or one ill-formed piece, at each position
@@ -547,7 +531,7 @@ static void unrepresentable_everywhere(void) {
     }
   }
   check_context("%s", "");
-  printf("unrepresentable and ill-formed pieces everywhere: %lu decodes%s\n", calls, SAMPLED);
+  printf("unrepresentable and ill-formed pieces everywhere: %lu decodes%s\n", calls, CHECK_SAMPLED);
   free(base);
   free(s);
   free(want);
@@ -700,7 +684,7 @@ static void enc_long(void) {
     free(back);
   }
   check_context("%s", "");
-  printf("encode long: 40 random byte strings, and back%s\n", SAMPLED);
+  printf("encode long: 40 random byte strings, and back%s\n", CHECK_SAMPLED);
 }
 
 static void bounds(void) {

@@ -18,22 +18,6 @@
  * below take a sample (memory errors depend on lengths, positions and
  * capacities, which the samples keep, not on each value enumerated). */
 static int light;
-#define SAMPLED (light ? ", sampled under valgrind or an emulator" : "")
-
-/* The value after k in an enumeration ending at `last` (inclusive): every
- * one normally; when light the first five, the last five and every
- * `stride`th between. */
-static size_t next_k(size_t k, size_t last, size_t stride) {
-  if (!light || k < 4 || k + 5 > last) return k + 1;
-  return k + stride < last - 4 ? k + stride : last - 4;
-}
-
-/* When light: every value up to U+087F (0x7F/0x80, 0x7FF/0x800), the first
- * and last 8 of every 1024 (0xD7FF/0xE000, 0xFFFF/0x10000, 0x10FFFF) and
- * every 61st; every value otherwise. */
-static int scalar_sampled(uint32_t cp) {
-  return !light || cp < 0x880 || (cp & 0x3FF) < 8 || (cp & 0x3FF) >= 0x3F8 || cp % 61 == 0;
-}
 
 struct mode {
   const char *name;
@@ -302,22 +286,22 @@ static void dec_cases(void) {
         /* light: capacities, chunk sizes and split points near both ends
          * and every 7th between; of chunks 1..5 x capacities 1..3, chunk 1
          * at each capacity and each other chunk at one */
-        for (k = 0; k <= w.n + 1; k = next_k(k, w.n + 1, 7), streams++) dec_stream(&w, m, &orders[o], w.len + 1, k);
-        for (k = 1; k <= w.len; k = next_k(k, w.len, 7), streams++) dec_stream(&w, m, &orders[o], k, 2 * w.len + 2);
+        for (k = 0; k <= w.n + 1; k = check_next(k, w.n + 1, 7), streams++) dec_stream(&w, m, &orders[o], w.len + 1, k);
+        for (k = 1; k <= w.len; k = check_next(k, w.len, 7), streams++) dec_stream(&w, m, &orders[o], k, 2 * w.len + 2);
         for (k = 1; k <= 5; k++)
           for (q = 1; q <= 3; q++)
             if (!light || k == 1 || q == 1 + k % 3) {
               dec_stream(&w, m, &orders[o], k, q);
               streams++;
             }
-        for (k = 0; k <= w.len; k = next_k(k, w.len, 7)) dec_split(&w, m, &orders[o], k);
+        for (k = 0; k <= w.len; k = check_next(k, w.len, 7)) dec_split(&w, m, &orders[o], k);
       }
     }
     printf("decode %-18s %3u bytes: every policy, order, capacity, chunk size and split point\n", c->name,
            (unsigned)c->input.len);
   }
   check_context("%s", "");
-  printf("decode streams: %lu%s\n", streams, SAMPLED);
+  printf("decode streams: %lu%s\n", streams, CHECK_SAMPLED);
 }
 
 /* The reference must agree with Python before it is used as an oracle. */
@@ -389,7 +373,7 @@ static void dec_long_texts(void) {
     free(units);
     free(image);
   }
-  printf("decode long texts: 24 random texts, every policy, %lu streams%s\n", streams, SAMPLED);
+  printf("decode long texts: 24 random texts, every policy, %lu streams%s\n", streams, CHECK_SAMPLED);
 }
 
 /* Every scalar value, in one text: UTF-16 by D91, in each order; and back. */
@@ -403,7 +387,7 @@ static void all_scalars(void) {
   uint32_t cp;
   for (cp = 0; cp <= 0x10FFFF; cp++) {
     if (cp == 0xD800) cp = 0xE000;
-    if (!scalar_sampled(cp)) continue; /* light: the edges and every 61st */
+    if (!check_scalar_sampled(cp)) continue; /* light: the edges and every 61st */
     n += ref_put_utf8(text + n, cp);
     u += ref_put_utf16(units + u, cp);
   }
@@ -437,7 +421,7 @@ static void all_scalars(void) {
   CHECK_EQ(u8x_count_utf16_valid(text, n), u);
   if (light)
     printf("a sample of the scalar values: %u bytes of UTF-8 <-> %u UTF-16 units, every order%s\n", (unsigned)n,
-           (unsigned)u, SAMPLED);
+           (unsigned)u, CHECK_SAMPLED);
   else
     printf("all %u scalar values: %u bytes of UTF-8 <-> %u UTF-16 units, every order\n",
            (unsigned)(0x110000 - 0x800), (unsigned)n, (unsigned)u);
@@ -920,7 +904,7 @@ static void enc_long_inputs(void) {
     free(out);
   }
   check_context("%s", "");
-  printf("encode long inputs: 36 random unit strings, every policy%s\n", SAMPLED);
+  printf("encode long inputs: 36 random unit strings, every policy%s\n", CHECK_SAMPLED);
 }
 
 /* One unpaired surrogate at each position of a long well-formed string
@@ -961,7 +945,7 @@ static void surrogate_everywhere(void) {
     }
   }
   check_context("%s", "");
-  printf("surrogate everywhere: %lu encodes%s\n", calls, SAMPLED);
+  printf("surrogate everywhere: %lu encodes%s\n", calls, CHECK_SAMPLED);
   free(base);
   free(values);
   free(src);
@@ -1015,7 +999,7 @@ static void escape_round_trip(void) {
   }
   check_context("%s", "");
   printf("escape: %s random byte strings and every Python case round-trip through UTF-16%s\n", light ? "500" : "3000",
-         SAMPLED);
+         CHECK_SAMPLED);
 }
 
 /* The sizes of valid text, without checks. */
