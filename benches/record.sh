@@ -5,10 +5,15 @@
 # (the block between `<!-- begin generated: <kind> -->` and its end) and
 # its chart, benches/results/<kind>.svg.
 #
-#   bash benches/record.sh [--quick] [KIND]
+#   bash benches/record.sh [--quick] [--tier TIER] [KIND]
 #
 # KIND names the CPU in file names (zen3, zen4, zen5, sapphire-rapids);
 # without it, it is told from /proc/cpuinfo's vendor, family and model.
+# --tier (avx512, avx2, sse42, scalar) forces u8x's tier and simdutf's
+# kernel of the same instruction set (icelake, haswell, westmere, fallback),
+# tier against tier, into <kind>-<tier>-<date>.csv; without it, the best
+# of each. Either way it ends with the cells below the best peer
+# (summary.py --misses).
 # Run it on a quiet machine: nothing else running, at default rounds (best
 # of 7 rounds of ~20 ms per cell). --quick (2 rounds of ~4 ms) only proves
 # the pipeline; its figures are noise.
@@ -17,11 +22,27 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 quick=()
 kind=
-for arg in "$@"; do
+tier=
+tier_args=()
+while (($#)); do
+    arg=$1
+    shift
     case $arg in
     --quick) quick=(--quick) ;;
+    --tier)
+        tier=${1:?--tier needs avx512, avx2, sse42 or scalar}
+        shift
+        case $tier in
+        avx512) export SIMDUTF_FORCE_IMPLEMENTATION=icelake ;;
+        avx2) export SIMDUTF_FORCE_IMPLEMENTATION=haswell ;;
+        sse42) export SIMDUTF_FORCE_IMPLEMENTATION=westmere ;;
+        scalar) export SIMDUTF_FORCE_IMPLEMENTATION=fallback ;;
+        *) echo "record: unknown tier $tier" >&2; exit 2 ;;
+        esac
+        tier_args=(--tier "$tier")
+        ;;
     -h | --help)
-        sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
         exit 0
         ;;
     *) kind=$arg ;;
@@ -53,7 +74,7 @@ esac
 results=$root/benches/results
 work=$root/target/record
 mkdir -p "$results" "$work"
-out=$results/$kind-$(date -u +%F).csv
+out=$results/$kind${tier:+-$tier}-$(date -u +%F).csv
 say() { printf 'record: %s\n' "$*"; }
 
 say "$label ($kind): compare and forms${quick:+ (quick)} into ${out#"$root"/}"
@@ -62,17 +83,24 @@ cargo bench --bench compare --bench forms --no-run --quiet
 for bench in compare forms; do
     start=$SECONDS
     # The text tables go to target/record/ for reading; the CSV is the record.
-    cargo bench --quiet --bench "$bench" -- "${quick[@]}" --csv "$work/$bench.csv" >"$work/$bench.txt"
+    cargo bench --quiet --bench "$bench" -- "${quick[@]}" "${tier_args[@]}" --csv "$work/$bench.csv" >"$work/$bench.txt"
     say "$bench: $((SECONDS - start)) s, $(($(wc -l <"$work/$bench.csv") - 1)) rows (text tables in target/record/$bench.txt)"
 done
 # One file, one header: both benches write the same columns.
 { cat "$work/compare.csv"; tail -n +2 "$work/forms.csv"; } >"$out"
 
+if [[ -n $tier ]]; then
+    # A forced tier's run is for finding misses: its table and chart go
+    # beside the CSV, not into BENCHMARKS.md's per-CPU block.
+    label="$label, $tier tier forced"
+    kind=$kind-$tier
+fi
 args=("${out#"$root"/}" --label "$label" --svg "benches/results/$kind.svg")
-if grep -q "<!-- begin generated: $kind -->" BENCHMARKS.md; then
+if [[ -z $tier ]] && grep -q "<!-- begin generated: $kind -->" BENCHMARKS.md; then
     python3 benches/summary.py "${args[@]}" --into BENCHMARKS.md --name "$kind"
     say "BENCHMARKS.md's $kind table and benches/results/$kind.svg regenerated"
 else
     python3 benches/summary.py "${args[@]}" --markdown "$results/$kind.md"
     say "BENCHMARKS.md has no $kind block: table in benches/results/$kind.md, chart in benches/results/$kind.svg"
 fi
+python3 benches/summary.py "${out#"$root"/}" --misses

@@ -5,10 +5,14 @@ that `cargo bench --bench compare -- --csv F` and `cargo bench --bench forms
 
     python3 benches/summary.py RUN.csv [RUN2.csv ...] [--label "AMD EPYC Zen 3"]
         [--markdown OUT.md] [--svg OUT.svg] [--into BENCHMARKS.md --name zen3]
+        [--misses [BELOW]]
 
 Without --markdown or --into the table goes to standard output. --into
 replaces the text between `<!-- begin generated: NAME -->` and
 `<!-- end generated: NAME -->` in that file. Python 3 standard library only.
+--misses prints, instead of the table, one line per cell (operation, input,
+alignment) where u8x is below BELOW (default 1.0) times its best peer,
+worst first: the remaining misses on this machine, one command away.
 
 A cell is u8x's GB/s over its best peer's on the same (operation, input,
 alignment): the ratio's range over the inputs of the column and both
@@ -157,6 +161,19 @@ def worst_cell(row_cells):
     return f"{ratio_text(g / best)} {inp} {align}: {gbps_text(g)} vs {peer} {gbps_text(best)}"
 
 
+def misses(records, below=1.0):
+    """[(ratio, line)] of every cell under `below` times its best peer,
+    worst first."""
+    out = []
+    for row in ROWS:
+        for (inp, align), (g, best, peer, _) in cells(row, records).items():
+            if g < below * best:
+                out.append((g / best, f"{ratio_text(g / best):>7} {row.label} | "
+                            f"{inp} {align}: u8x {gbps_text(g)} GB/s vs "
+                            f"{peer} {gbps_text(best)}"))
+    return sorted(out)
+
+
 def run_identity(records):
     """The run columns, joined over the files where they differ."""
     def values(col):
@@ -301,8 +318,20 @@ def main(argv=None):
     p.add_argument("--svg", help="write the chart to this file")
     p.add_argument("--into", help="splice the table into this file")
     p.add_argument("--name", help="the generated block's name for --into")
+    p.add_argument("--misses", nargs="?", const=1.0, type=float,
+                   metavar="BELOW", help="list the cells below BELOW "
+                   "(default 1.0) times the best peer, worst first")
     a = p.parse_args(argv)
     records = read_rows(a.csv)
+    if a.misses is not None:
+        found = misses(records, a.misses)
+        ident = run_identity(records)
+        print(f"{len(found)} cells below {a.misses:g}x the best peer "
+              f"({ident['cpu']}, {ident['cpu_family_model']}, u8x tier "
+              f"{ident['u8x_tier']}, commit {ident['commit']}):")
+        for _, line in found:
+            print(line)
+        return
     table = markdown(records, a.csv, a.label)
     if a.markdown:
         with open(a.markdown, "w", encoding="utf-8") as f:

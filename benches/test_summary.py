@@ -71,6 +71,19 @@ class Summary(unittest.TestCase):
         self.assertIn("0.90x-1.50x, median 1.20x", svg)
         self.assertIn("do not edit by hand", svg)
 
+    def test_misses_lists_each_cell_below_the_best_peer_worst_first(self):
+        # The two cells under 1.0x: UTF-16 Chinese 10 / 12.5 = 0.80x, then
+        # validation of Arabic +16 18 / 20 = 0.90x; Arabic aligned (1.20x)
+        # is not one.
+        lines = [line for _, line in summary.misses(self.records)]
+        self.assertEqual(lines, [
+            "  0.80x UTF-8 -> UTF-16 | Chinese aligned: u8x 10.0 GB/s vs encoding_rs 12.5",
+            "  0.90x Validate UTF-8 | Arabic +16: u8x 18.0 GB/s vs simdutf 9.1 20.0",
+        ])
+        # A lower bar keeps only the worse one; a higher one adds cells.
+        self.assertEqual(len(summary.misses(self.records, 0.85)), 1)
+        self.assertGreater(len(summary.misses(self.records, 1.3)), 2)
+
     def test_splice_replaces_only_its_block(self):
         with tempfile.TemporaryDirectory() as d:
             doc = os.path.join(d, "B.md")

@@ -20,6 +20,7 @@ pub(crate) mod ascii;
 pub(crate) mod classify;
 pub(crate) mod count;
 pub(crate) mod decode;
+pub(crate) mod encode_utf16;
 pub(crate) mod lanes;
 pub(crate) mod simd;
 // NEON sizes UTF-16 its own way (`aarch64/neon/sizes.rs`).

@@ -242,44 +242,4 @@ unsafe fn encode<const SWAP: bool, const MODE: u8>(
     }
 }
 
-/// Encodes `src` (byte-swapped with `swap`) up to its first unpaired
-/// surrogate, which is reported as `flagged`.
-///
-/// # Safety
-/// `out` points to `cap` writable bytes (NEON is baseline on aarch64).
-#[target_feature(enable = "neon")]
-pub(super) unsafe fn encode_utf16(src: &[u16], out: *mut u8, cap: usize, swap: bool) -> FastStop {
-    // SAFETY: the caller's promise.
-    unsafe {
-        if swap {
-            encode::<true, { Mode::UTF8 }>(src, out, cap)
-        } else {
-            encode::<false, { Mode::UTF8 }>(src, out, cap)
-        }
-    }
-}
-
-/// Encodes `src` (byte-swapped with `swap`) to CESU-8, or with `mutf8` to
-/// Modified UTF-8, up to its first unpaired surrogate, which is reported
-/// as `flagged`.
-///
-/// # Safety
-/// `out` points to `cap` writable bytes (NEON is baseline on aarch64).
-#[target_feature(enable = "neon")]
-pub(super) unsafe fn encode_utf16_cesu(
-    src: &[u16],
-    out: *mut u8,
-    cap: usize,
-    swap: bool,
-    mutf8: bool,
-) -> FastStop {
-    // SAFETY: the caller's promise.
-    unsafe {
-        match (swap, mutf8) {
-            (false, false) => encode::<false, { Mode::CESU8 }>(src, out, cap),
-            (true, false) => encode::<true, { Mode::CESU8 }>(src, out, cap),
-            (false, true) => encode::<false, { Mode::MUTF8 }>(src, out, cap),
-            (true, true) => encode::<true, { Mode::MUTF8 }>(src, out, cap),
-        }
-    }
-}
+crate::arch::generic::encode_utf16::utf16_encoder_entries!("neon");

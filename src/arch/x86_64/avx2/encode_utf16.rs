@@ -55,49 +55,7 @@ use super::lanes::LEFT_PACK;
 use crate::arch::x86_64::units::{encode_units_in, Units};
 use crate::contract::{FastStop, Mode};
 
-/// Encodes `src` (byte-swapped with `swap`) up to its first unpaired
-/// surrogate, which is reported as `flagged`.
-///
-/// # Safety
-/// The CPU must support the enabled features; `out` points to `cap` writable
-/// bytes.
-#[target_feature(enable = "avx2,popcnt,bmi1")]
-pub(super) unsafe fn encode_utf16(src: &[u16], out: *mut u8, cap: usize, swap: bool) -> FastStop {
-    // SAFETY: the caller's promises.
-    unsafe {
-        if swap {
-            encode::<true, { Mode::UTF8 }>(src, out, cap)
-        } else {
-            encode::<false, { Mode::UTF8 }>(src, out, cap)
-        }
-    }
-}
-
-/// Encodes `src` (byte-swapped with `swap`) to CESU-8, or with `mutf8` to
-/// Modified UTF-8, up to its first unpaired surrogate, which is reported
-/// as `flagged`.
-///
-/// # Safety
-/// The CPU must support the enabled features; `out` points to `cap` writable
-/// bytes.
-#[target_feature(enable = "avx2,popcnt,bmi1")]
-pub(super) unsafe fn encode_utf16_cesu(
-    src: &[u16],
-    out: *mut u8,
-    cap: usize,
-    swap: bool,
-    mutf8: bool,
-) -> FastStop {
-    // SAFETY: the caller's promises.
-    unsafe {
-        match (swap, mutf8) {
-            (false, false) => encode::<false, { Mode::CESU8 }>(src, out, cap),
-            (true, false) => encode::<true, { Mode::CESU8 }>(src, out, cap),
-            (false, true) => encode::<false, { Mode::MUTF8 }>(src, out, cap),
-            (true, true) => encode::<true, { Mode::MUTF8 }>(src, out, cap),
-        }
-    }
-}
+crate::arch::generic::encode_utf16::utf16_encoder_entries!("avx2,popcnt,bmi1");
 
 /// Whether no unit of `a` or `b` is 0 (always, but for Modified UTF-8,
 /// which writes it as C0 80).

@@ -36,49 +36,9 @@ use core::arch::x86_64::*;
 use super::encode_ucs4::{encode_short_units, low_bits, utf8_lanes};
 use crate::contract::{FastStop, Mode};
 
-/// Encodes `src` (byte-swapped with `swap`) up to its first unpaired
-/// surrogate, which is reported as `flagged`.
-///
-/// # Safety
-/// The CPU must support the enabled features; `out` points to `cap` writable
-/// bytes.
-#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,popcnt,bmi1")]
-pub(super) unsafe fn encode_utf16(src: &[u16], out: *mut u8, cap: usize, swap: bool) -> FastStop {
-    // SAFETY: the caller's promises.
-    unsafe {
-        if swap {
-            encode::<true, { Mode::UTF8 }>(src, out, cap)
-        } else {
-            encode::<false, { Mode::UTF8 }>(src, out, cap)
-        }
-    }
-}
-
-/// Encodes `src` (byte-swapped with `swap`) to CESU-8, or with `mutf8` to
-/// Modified UTF-8, up to its first unpaired surrogate, which is reported
-/// as `flagged`.
-///
-/// # Safety
-/// The CPU must support the enabled features; `out` points to `cap` writable
-/// bytes.
-#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,popcnt,bmi1")]
-pub(super) unsafe fn encode_utf16_cesu(
-    src: &[u16],
-    out: *mut u8,
-    cap: usize,
-    swap: bool,
-    mutf8: bool,
-) -> FastStop {
-    // SAFETY: the caller's promises.
-    unsafe {
-        match (swap, mutf8) {
-            (false, false) => encode::<false, { Mode::CESU8 }>(src, out, cap),
-            (true, false) => encode::<true, { Mode::CESU8 }>(src, out, cap),
-            (false, true) => encode::<false, { Mode::MUTF8 }>(src, out, cap),
-            (true, true) => encode::<true, { Mode::MUTF8 }>(src, out, cap),
-        }
-    }
-}
+crate::arch::generic::encode_utf16::utf16_encoder_entries!(
+    "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,popcnt,bmi1"
+);
 
 #[target_feature(enable = "avx512bw")]
 #[inline]

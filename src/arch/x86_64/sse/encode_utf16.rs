@@ -62,49 +62,7 @@ use crate::contract::{FastStop, Mode};
 use runs::{bmp_run, short_block, short_run};
 use surrogates::{four_pairs, step4, Step};
 
-/// Encodes `src` (byte-swapped with `swap`) up to its first unpaired
-/// surrogate, which is reported as `flagged`.
-///
-/// # Safety
-/// The CPU must support the enabled features; `out` points to `cap` writable
-/// bytes.
-#[target_feature(enable = "ssse3,sse4.1,popcnt")]
-pub(super) unsafe fn encode_utf16(src: &[u16], out: *mut u8, cap: usize, swap: bool) -> FastStop {
-    // SAFETY: the caller's promises.
-    unsafe {
-        if swap {
-            encode::<true, { Mode::UTF8 }>(src, out, cap)
-        } else {
-            encode::<false, { Mode::UTF8 }>(src, out, cap)
-        }
-    }
-}
-
-/// Encodes `src` (byte-swapped with `swap`) to CESU-8, or with `mutf8` to
-/// Modified UTF-8, up to its first unpaired surrogate, which is reported
-/// as `flagged`.
-///
-/// # Safety
-/// The CPU must support the enabled features; `out` points to `cap` writable
-/// bytes.
-#[target_feature(enable = "ssse3,sse4.1,popcnt")]
-pub(super) unsafe fn encode_utf16_cesu(
-    src: &[u16],
-    out: *mut u8,
-    cap: usize,
-    swap: bool,
-    mutf8: bool,
-) -> FastStop {
-    // SAFETY: the caller's promises.
-    unsafe {
-        match (swap, mutf8) {
-            (false, false) => encode::<false, { Mode::CESU8 }>(src, out, cap),
-            (true, false) => encode::<true, { Mode::CESU8 }>(src, out, cap),
-            (false, true) => encode::<false, { Mode::MUTF8 }>(src, out, cap),
-            (true, true) => encode::<true, { Mode::MUTF8 }>(src, out, cap),
-        }
-    }
-}
+crate::arch::generic::encode_utf16::utf16_encoder_entries!("ssse3,sse4.1,popcnt");
 
 fn set16(v: u16) -> __m128i {
     // SAFETY: SSE2 is part of x86-64.
