@@ -263,31 +263,51 @@ pub(super) unsafe fn utf8_len_of_utf16(src: &[u16], swap: bool) -> usize {
     total
 }
 
-/// UTF-16 units for well-formed UTF-8 `src`: characters plus 4-byte leads,
-/// by population counts of two masks a block, four blocks a step.
+/// UTF-16 units for well-formed UTF-8 `src`: a unit for each lead byte,
+/// two for a 4-byte lead. Whole blocks look each byte's high nibble up in a
+/// table of those weights (0 for a continuation byte) and add the weights
+/// in byte lanes, folded into 64-bit sums by `VPSADBW` before a lane can
+/// overflow: three vector operations a block and no mask moved to a
+/// general register (counting two masks' bits a block, `KMOV` and
+/// `POPCNT` four times, ran at 0.6x-0.7x simdutf 9.1 on AMD Zen 4). The
+/// last partial block counts its masks' bits.
 ///
 /// # Safety
 /// The CPU must support the enabled features.
-#[target_feature(enable = "avx512f,avx512bw,popcnt")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
 pub(super) unsafe fn utf16_len(src: &[u8]) -> usize {
     let (ptr, len) = (src.as_ptr(), src.len());
+    // The weight of a byte by its high nibble, for each of the 64 indexes
+    // VPERMB reads (the low six bits of a byte lane; after a 16-bit shift
+    // by 4, bits 4 and 5 are the next byte's and do not matter).
+    let weights = _mm512_broadcast_i32x4(_mm_setr_epi8(
+        1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 2,
+    ));
+    let weigh = |block: __m512i| _mm512_permutexvar_epi8(_mm512_srli_epi16::<4>(block), weights);
+    let zero = _mm512_setzero_si512();
+    let mut sums = zero;
+    let mut i = 0;
+    // Two byte-lane sums gain at most 4 a step: 63 steps stay below 256.
+    while len - i >= 256 {
+        let end = i + (len - i).min(256 * 63) / 256 * 256;
+        let (mut a, mut b) = (zero, zero);
+        while i < end {
+            // SAFETY: bytes i..i+256 are in bounds (i + 256 <= end <= len).
+            let blocks =
+                unsafe { [0, 64, 128, 192].map(|o| _mm512_loadu_si512(ptr.add(i + o).cast())) };
+            a = _mm512_add_epi8(a, _mm512_add_epi8(weigh(blocks[0]), weigh(blocks[1])));
+            b = _mm512_add_epi8(b, _mm512_add_epi8(weigh(blocks[2]), weigh(blocks[3])));
+            i += 256;
+        }
+        sums = _mm512_add_epi64(sums, _mm512_sad_epu8(a, zero));
+        sums = _mm512_add_epi64(sums, _mm512_sad_epu8(b, zero));
+    }
+    let mut total = _mm512_reduce_add_epi64(sums) as usize;
     let count = |block: __m512i, lanes: u64| {
         let leads = _mm512_mask_cmpge_epi8_mask(lanes, block, _mm512_set1_epi8(-64));
         let fours = _mm512_mask_cmpge_epu8_mask(lanes, block, _mm512_set1_epi8(0xF0u8 as i8));
         (leads.count_ones() + fours.count_ones()) as usize
     };
-    let mut total = 0;
-    let mut i = 0;
-    while len - i >= 256 {
-        // SAFETY: bytes i..i+256 are in bounds.
-        let blocks =
-            unsafe { [0, 64, 128, 192].map(|o| _mm512_loadu_si512(ptr.add(i + o).cast())) };
-        total += blocks
-            .into_iter()
-            .map(|b| count(b, u64::MAX))
-            .sum::<usize>();
-        i += 256;
-    }
     while i < len {
         let lanes = low_bits(len - i);
         // SAFETY: the lanes cover only bytes i..len; masked-off lanes do
