@@ -8,7 +8,8 @@
 //! earlier (two overlapping loads), lane by lane, with no branch and no
 //! carry between lanes, so text full of pairs (emoji) takes a block a
 //! step as text without a surrogate does. Blocks without surrogates (most
-//! text) take a cheaper test first. The loops are plain Rust that the
+//! text) take a cheaper test first, four blocks a test along a run of
+//! them. The loops are plain Rust that the
 //! compiler vectorises; each vector tier compiles them again with its
 //! features.
 //!
@@ -19,6 +20,8 @@
 
 /// Units checked per step.
 const BLOCK: usize = 64;
+/// Units a test skips in a run without surrogates.
+const RUN: usize = 4 * BLOCK;
 
 /// The length of a prefix of `src` that is well-formed UTF-16 (in `SWAP`ped
 /// byte order with `SWAP`) and does not end between the halves of a pair:
@@ -51,6 +54,12 @@ pub(crate) fn valid_prefix<const SWAP: bool>(src: &[u16]) -> usize {
             });
             if least >= i16::MIN + 0x800 && before[0] & mask != high {
                 k += BLOCK;
+                // A run without surrogates, four blocks a test: the
+                // minimum's reduction across a vector's lanes is paid once
+                // for 256 units, not once a block (on AVX-512 a block is
+                // two vectors, and the reduction cost as much as their
+                // test). Unit `k - 1` is no surrogate: the block's last.
+                k = skip_runs::<SWAP>(src, k);
                 continue;
             }
         }
@@ -70,6 +79,22 @@ pub(crate) fn valid_prefix<const SWAP: bool>(src: &[u16]) -> usize {
     // Every unit before `k` is in place; the last may be a high surrogate
     // whose low half was not checked.
     k - usize::from(src[k - 1] & mask == high)
+}
+
+/// The end of the runs of [`RUN`] units without a surrogate from `k`.
+#[inline(always)]
+fn skip_runs<const SWAP: bool>(src: &[u16], mut k: usize) -> usize {
+    let order = |u: u16| if SWAP { u.swap_bytes() } else { u };
+    while let Some(run) = src.get(k..k + RUN) {
+        let least = run.iter().fold(i16::MAX, |m, &u| {
+            m.min(order(u).wrapping_sub(0x5800) as i16)
+        });
+        if least < i16::MIN + 0x800 {
+            break;
+        }
+        k += RUN;
+    }
+    k
 }
 
 /// [`valid_prefix`] in either byte order.
@@ -150,6 +175,19 @@ mod tests {
         for cut in 0..pairs.len() {
             check(&pairs[..cut]);
             check(&pairs[cut..]);
+        }
+        // Runs without surrogates longer than a run test (256 units), with
+        // each shape at every place of the first runs and past them, and
+        // after pairs (the run test starts once a block has none).
+        for shape in shapes {
+            for at in 0..700 {
+                let mut bmp = vec![0x4E2Du16; 700];
+                bmp.splice(at..at, shape.iter().copied());
+                check(&bmp);
+                let mut after_pairs = pairs[..70].to_vec();
+                after_pairs.extend_from_slice(&bmp);
+                check(&after_pairs);
+            }
         }
     }
 
