@@ -205,60 +205,54 @@ pub(super) unsafe fn classify(src: &[u8]) -> (FastStop, Utf8Stats, usize) {
 
 /// UTF-8 bytes for well-formed UTF-16 `src` (byte-swapped with `swap`):
 /// per unit 1, plus 1 from U+0080 and 1 more from U+0800, less 1 for each
-/// surrogate (a pair makes 4).
+/// surrogate (a pair makes 4). Each of the three is a mask of a test on
+/// the units as they lie in memory (a swapped unit's test is the same test
+/// with the constants swapped, so nothing is shuffled), two vectors'
+/// masks joined into one 64-bit mask and counted by `POPCNT`: four vector
+/// operations a vector. Adding the masks into 16-bit lanes instead
+/// (`VPADDW` under a mask, seven vector operations a vector) ran at
+/// 0.81x-0.85x simdutf 9.1 on AMD Zen 4.
 ///
 /// # Safety
 /// The CPU must support the enabled features.
 #[target_feature(enable = "avx512f,avx512bw,popcnt")]
 pub(super) unsafe fn utf8_len_of_utf16(src: &[u16], swap: bool) -> usize {
     let (ptr, len) = (src.as_ptr(), src.len());
-    let w = |v: u16| _mm512_set1_epi16(v as i16);
-    // Extra bytes (beyond one a unit) in 16-bit lanes: at most 2 a step,
-    // so folded every 16384 steps.
-    let extra = |units: __m512i, lanes: u32, sums: __m512i| {
-        let units = if swap {
-            _mm512_or_si512(_mm512_slli_epi16::<8>(units), _mm512_srli_epi16::<8>(units))
-        } else {
-            units
-        };
-        let one = w(1);
-        let two = _mm512_mask_cmpge_epu16_mask(lanes, units, w(0x80));
-        let three = _mm512_mask_cmpge_epu16_mask(lanes, units, w(0x800));
-        let surrogate =
-            _mm512_mask_cmpeq_epi16_mask(lanes, _mm512_and_si512(units, w(0xF800)), w(0xD800));
-        let sums = _mm512_mask_add_epi16(sums, two, sums, one);
-        let sums = _mm512_mask_add_epi16(sums, three, sums, one);
-        _mm512_mask_sub_epi16(sums, surrogate, sums, one)
+    let w = |v: u16| _mm512_set1_epi16(if swap { v.swap_bytes() } else { v } as i16);
+    let (m80, m800, d800) = (w(0xFF80), w(0xF800), w(0xD800));
+    // The three masks of 32 units (those in `lanes`).
+    let masks = |units: __m512i, lanes: u32| {
+        let two = _mm512_mask_test_epi16_mask(lanes, units, m80);
+        let three = _mm512_mask_test_epi16_mask(lanes, units, m800);
+        let surrogate = _mm512_mask_cmpeq_epi16_mask(lanes, _mm512_and_si512(units, m800), d800);
+        (two, three, surrogate)
     };
-    let fold = |sums: __m512i| _mm512_reduce_add_epi32(_mm512_madd_epi16(sums, w(1))) as usize;
     let mut total = len;
     let mut i = 0;
-    // Four independent sums, so that the adds do not wait on each other.
-    while len - i >= 128 {
-        let end = i + (len - i).min(128 << 14) / 128 * 128;
-        let mut sums = [_mm512_setzero_si512(); 4];
-        while i < end {
-            for (k, sum) in sums.iter_mut().enumerate() {
-                // SAFETY: units i..i+128 are in bounds (i + 128 <= end <= len).
-                let units = unsafe { _mm512_loadu_si512(ptr.add(i + 32 * k).cast()) };
-                *sum = extra(units, u32::MAX, *sum);
-            }
-            i += 128;
-        }
-        total += sums.into_iter().map(fold).sum::<usize>();
+    while len - i >= 64 {
+        // SAFETY: units i..i+64 are in bounds.
+        let (a, b) = unsafe {
+            (
+                _mm512_loadu_si512(ptr.add(i).cast()),
+                _mm512_loadu_si512(ptr.add(i + 32).cast()),
+            )
+        };
+        let (ta, ra, sa) = masks(a, u32::MAX);
+        let (tb, rb, sb) = masks(b, u32::MAX);
+        let join = |lo: u32, hi: u32| _mm512_kunpackd(hi as u64, lo as u64);
+        total += (join(ta, tb).count_ones() + join(ra, rb).count_ones()) as usize;
+        total -= join(sa, sb).count_ones() as usize;
+        i += 64;
     }
-    while len - i >= 32 {
-        // SAFETY: units i..i+32 are in bounds.
-        let units = unsafe { _mm512_loadu_si512(ptr.add(i).cast()) };
-        total += fold(extra(units, u32::MAX, _mm512_setzero_si512()));
-        i += 32;
-    }
-    if i < len {
+    while i < len {
         let lanes = low_bits(len - i) as u32;
         // SAFETY: the lanes cover only units i..len; masked-off lanes do
         // not fault.
         let units = unsafe { _mm512_maskz_loadu_epi16(lanes, ptr.add(i).cast()) };
-        total += fold(extra(units, lanes, _mm512_setzero_si512()));
+        let (t, r, s) = masks(units, lanes);
+        total += (t.count_ones() + r.count_ones()) as usize;
+        total -= s.count_ones() as usize;
+        i += 32.min(len - i);
     }
     total
 }
