@@ -54,8 +54,14 @@ impl Loops {
 /// A tier's `mod loops`: the portable loops compiled with the tier's
 /// `#[target_feature]`s (none for the scalar tier), as kernels its table
 /// can name (`loops::utf8_stats`, ...) and as [`Loops`] (`loops::LOOPS`).
+///
+/// A tier with a kernel of its own for a loop names it after a `;`
+/// (`portable_loops!("..."; valid_utf16_prefix = super::path)`), and its
+/// `Loops` holds that instead.
 macro_rules! portable_loops {
-    ($($feature:literal)?) => {
+    (@or $default:path) => { $default as unsafe fn(&[u16], bool) -> usize };
+    (@or $default:path, $own:path) => { $own };
+    ($($feature:literal)? $(; valid_utf16_prefix = $own_utf16:path)?) => {
         /// The portable loops compiled for this tier (see `arch::loops`).
         pub(crate) mod loops {
             use crate::arch::loops::{LoopFns, Loops};
@@ -70,6 +76,8 @@ macro_rules! portable_loops {
             pub(crate) unsafe fn ascii_blocks(b: &[u8]) -> usize {
                 each::ascii_blocks(b)
             }
+            // Unused by a tier with a kernel of its own for it.
+            #[allow(dead_code)]
             $(#[target_feature(enable = $feature)])?
             pub(crate) unsafe fn valid_utf16_prefix(u: &[u16], swap: bool) -> usize {
                 validate_utf16::valid_prefix_in(u, swap)
@@ -99,7 +107,9 @@ macro_rules! portable_loops {
                 let fns = LoopFns {
                     narrow_latin1,
                     ascii_blocks,
-                    valid_utf16_prefix,
+                    valid_utf16_prefix: crate::arch::loops::portable_loops!(
+                        @or valid_utf16_prefix $(, $own_utf16)?
+                    ),
                 };
                 // SAFETY: plain Rust over safe arguments, compiled for this
                 // tier's features; the tier hands out the table that holds

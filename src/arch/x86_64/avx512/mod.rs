@@ -18,6 +18,8 @@
 //!   UTF-8), eight a step.
 //! * `sizes`: classification folded into the validation loop, and the
 //!   sizes of valid text (characters, UTF-16 units, UTF-8 bytes of UTF-16).
+//! * `validate_utf16`: UTF-16 validation by comparing the high and low
+//!   surrogates' masks (in place of the portable loop, `arch::loops`).
 
 mod blocks;
 mod decode;
@@ -28,10 +30,13 @@ mod pair_check;
 mod pairs;
 mod sizes;
 mod validate;
+mod validate_utf16;
 
 use crate::arch::{Kernels, Table, Tier};
 
-crate::arch::loops::portable_loops!("avx512f,avx512bw");
+crate::arch::loops::portable_loops!(
+    "avx512f,avx512bw"; valid_utf16_prefix = super::validate_utf16::valid_utf16_prefix
+);
 
 static KERNELS: Kernels = {
     let table = Table {
