@@ -27,6 +27,7 @@ impl Features {
     pub(crate) const AVX512CD: Features = Features(1 << 8);
     pub(crate) const AVX512VBMI: Features = Features(1 << 9);
     pub(crate) const AVX512VBMI2: Features = Features(1 << 10);
+    pub(crate) const BMI2: Features = Features(1 << 11);
 
     /// The union of two sets.
     pub(crate) const fn and(self, other: Features) -> Features {
@@ -104,6 +105,7 @@ fn detect() -> Features {
         (bit(leaf1.ecx, 23), Features::POPCNT),
         (avx && bit(leaf7.ebx, 5), Features::AVX2),
         (bit(leaf7.ebx, 3), Features::BMI1),
+        (bit(leaf7.ebx, 8), Features::BMI2),
         (avx512f, Features::AVX512F),
         (avx512f && bit(leaf7.ebx, 30), Features::AVX512BW),
         (avx512f && bit(leaf7.ebx, 28), Features::AVX512CD),
@@ -130,6 +132,7 @@ mod tests {
             (Features::POPCNT, std::is_x86_feature_detected!("popcnt")),
             (Features::AVX2, std::is_x86_feature_detected!("avx2")),
             (Features::BMI1, std::is_x86_feature_detected!("bmi1")),
+            (Features::BMI2, std::is_x86_feature_detected!("bmi2")),
             (Features::AVX512F, std::is_x86_feature_detected!("avx512f")),
             (
                 Features::AVX512BW,

@@ -1,4 +1,5 @@
-//! AVX-512 tier (F, BW, CD, VBMI, VBMI2): 64 bytes or 16 code points a step.
+//! AVX-512 tier (F, BW, CD, VBMI, VBMI2; and BMI2, which every CPU with
+//! VBMI2 has): 64 bytes or 16 code points a step.
 //!
 //! * `utf8`: validation by the Keiser-Lemire nibble lookups (three 16-entry
 //!   tables over each byte and its predecessor, plus a check that bytes 2-3
@@ -78,7 +79,8 @@ fn detected() -> bool {
         .and(F::AVX512VBMI)
         .and(F::AVX512VBMI2)
         .and(F::POPCNT)
-        .and(F::BMI1))
+        .and(F::BMI1)
+        .and(F::BMI2))
 }
 
 /// The table, if this CPU has every feature the kernels are compiled for.
