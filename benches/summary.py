@@ -102,6 +102,19 @@ def u8x_names(row, tier):
     return {row.u8x}
 
 
+# simdutf8 picks its own kernel (AVX2 on any CPU that has it) and cannot be
+# forced: against u8x's SSE4.2 or scalar tier it is no same-instruction-set
+# peer. simdutf (7.7.1 and 9.1) follows SIMDUTF_FORCE_IMPLEMENTATION, which
+# benches/record.sh --tier sets; std and encoding_rs use the baseline (SSE2).
+NARROW_TIERS = {"sse42", "scalar"}
+
+
+def same_isa(r):
+    """Whether peer row `r` ran on u8x's instruction set or a narrower one."""
+    return not (r["u8x_tier"] in NARROW_TIERS
+                and r["implementation"].startswith("simdutf8"))
+
+
 def cells(row, records):
     """{(input, align): (u8x GB/s, best peer GB/s, best peer name,
     simdutf 9.1 GB/s or None)} for one table row."""
@@ -114,8 +127,8 @@ def cells(row, records):
         if (r["role"] == "u8x" and r["operation"] == row.ops[0]
                 and r["implementation"] in u8x_names(row, r["u8x_tier"])):
             u8x[key] = g
-        elif r["role"] == "peer" and (row.peers is ALL_PEERS
-                                      or r["implementation"] in row.peers):
+        elif r["role"] == "peer" and same_isa(r) and (
+                row.peers is ALL_PEERS or r["implementation"] in row.peers):
             name = r["implementation"]
             peers[key][name] = max(g, peers[key].get(name, 0.0))
     out = {}

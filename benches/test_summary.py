@@ -84,6 +84,24 @@ class Summary(unittest.TestCase):
         self.assertEqual(len(summary.misses(self.records, 0.85)), 1)
         self.assertGreater(len(summary.misses(self.records, 1.3)), 2)
 
+    def test_simdutf8_is_no_peer_of_the_narrow_tiers(self):
+        # simdutf8 runs AVX2 whatever tier u8x is forced to: a peer of the
+        # AVX2 run, not of the SSE4.2 one.
+        rows = []
+        for tier in ("avx2", "sse42"):
+            for impl, role, g in (("u8x", "u8x", "10"), ("simdutf8 basic", "peer", "20"),
+                                  ("simdutf 9.1", "peer", "8")):
+                rows.append(dict(self.records[0], operation="validate", input="Hebrew",
+                                 align="aligned", implementation=impl, role=role,
+                                 gbps=g, u8x_tier=tier))
+        avx2 = [r for r in rows if r["u8x_tier"] == "avx2"]
+        sse42 = [r for r in rows if r["u8x_tier"] == "sse42"]
+        validate = summary.ROWS[0]
+        self.assertEqual(summary.cells(validate, avx2)[("Hebrew", "aligned")][2],
+                         "simdutf8 basic")
+        self.assertEqual(summary.cells(validate, sse42)[("Hebrew", "aligned")][2],
+                         "simdutf 9.1")
+
     def test_splice_replaces_only_its_block(self):
         with tempfile.TemporaryDirectory() as d:
             doc = os.path.join(d, "B.md")
