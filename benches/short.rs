@@ -1,6 +1,8 @@
-//! Short strings (0..=64 bytes), the common case for C callers: nanoseconds
-//! per call, u8x against simdutf, simdutf8 and std, over 4096 different
-//! strings of each length cut (at character boundaries) from a lipsum text.
+//! Short strings (0..=64 bytes of UTF-8), the common case for C callers and
+//! runtimes: nanoseconds per call, u8x against simdutf 9.1, simdutf 0.7
+//! (validation, decoding), simdutf8 and std, over 4096 different strings of
+//! each length cut (at character boundaries) from a lipsum text. The
+//! encoding rows take the same strings as code points and as UTF-16 units.
 //!
 //! cargo bench --bench short [-- --quick] [--tier avx2]
 
@@ -8,43 +10,114 @@ use std::hint::black_box;
 use std::path::Path;
 use std::time::Instant;
 
-type Call = Box<dyn Fn(&[u8], &mut [u32]) -> usize>;
+/// One string in every form a row reads. `latin1` is each code point's
+/// low byte: Latin-1 text of the same length, ASCII where the UTF-8 is,
+/// high bytes where it is not.
+struct Input<'a> {
+    utf8: &'a [u8],
+    ucs4: Vec<u32>,
+    utf16: Vec<u16>,
+    latin1: Vec<u8>,
+}
+
+/// Room for whatever a row writes from 64 bytes of UTF-8.
+struct Output {
+    ucs4: [u32; 64],
+    utf8: [u8; 256],
+}
+
+type Call = Box<dyn Fn(&Input, &mut Output) -> usize>;
 
 /// u8x's calls go through `engine` when a tier is forced (`--tier avx2`,
 /// to set beside `SIMDUTF_FORCE_IMPLEMENTATION=haswell`), else through the
 /// free functions, as a C caller's do.
 fn calls(engine: Option<u8x::Engine>) -> Vec<(&'static str, Call)> {
-    let (validate, decode): (Call, Call) = match engine {
-        Some(e) => (
-            Box::new(move |s, _| (e.validate_chunk(s, false).status == u8x::Status::Done) as usize),
-            Box::new(move |s, d| e.decode_ucs4(s, d, u8x::Policy::Strict, false).written),
-        ),
-        None => (
-            Box::new(|s, _| u8x::validate(s).is_ok() as usize),
-            Box::new(|s, d| u8x::decode_ucs4(s, d, u8x::Policy::Strict, false).written),
-        ),
-    };
+    use u8x::{ByteOrder, EncodePolicy, Policy};
+    let e = engine.unwrap_or_else(u8x::Engine::best);
+    let forced = engine.is_some();
+    let (validate, decode, encode, encode_utf16, encode_latin1): (Call, Call, Call, Call, Call) =
+        if forced {
+            (
+                Box::new(move |s, _| {
+                    (e.validate_chunk(s.utf8, false).status == u8x::Status::Done) as usize
+                }),
+                Box::new(move |s, d| {
+                    e.decode_ucs4(s.utf8, &mut d.ucs4, Policy::Strict, false)
+                        .written
+                }),
+                Box::new(move |s, d| e.encode(&s.ucs4, &mut d.utf8, EncodePolicy::Strict).written),
+                Box::new(move |s, d| {
+                    e.encode_utf16(
+                        &s.utf16,
+                        &mut d.utf8,
+                        EncodePolicy::Strict,
+                        ByteOrder::Native,
+                        false,
+                    )
+                    .written
+                }),
+                Box::new(move |s, d| e.encode_latin1(&s.latin1, &mut d.utf8).written),
+            )
+        } else {
+            (
+                Box::new(|s, _| u8x::validate(s.utf8).is_ok() as usize),
+                Box::new(|s, d| {
+                    u8x::decode_ucs4(s.utf8, &mut d.ucs4, Policy::Strict, false).written
+                }),
+                Box::new(|s, d| u8x::encode(&s.ucs4, &mut d.utf8, EncodePolicy::Strict).written),
+                Box::new(|s, d| {
+                    u8x::encode_utf16(
+                        &s.utf16,
+                        &mut d.utf8,
+                        EncodePolicy::Strict,
+                        ByteOrder::Native,
+                        false,
+                    )
+                    .written
+                }),
+                Box::new(|s, d| u8x::encode_latin1(&s.latin1, &mut d.utf8).written),
+            )
+        };
     vec![
         ("u8x validate", validate),
         (
-            "simdutf validate",
-            Box::new(|s, _| simdutf::validate_utf8(s) as usize),
+            "simdutf9 validate",
+            Box::new(|s, _| simdutf9_peer::validate_utf8(s.utf8) as usize),
         ),
         (
             "simdutf8 validate",
-            Box::new(|s, _| simdutf8::basic::from_utf8(s).is_ok() as usize),
+            Box::new(|s, _| simdutf8::basic::from_utf8(s.utf8).is_ok() as usize),
         ),
         (
             "std validate",
-            Box::new(|s, _| std::str::from_utf8(s).is_ok() as usize),
+            Box::new(|s, _| std::str::from_utf8(s.utf8).is_ok() as usize),
         ),
         ("u8x decode", decode),
+        (
+            "simdutf9 decode",
+            Box::new(|s, d| simdutf9_peer::convert_utf8_to_utf32(s.utf8, &mut d.ucs4)),
+        ),
         (
             "simdutf decode",
             // SAFETY: `d` has room for 64 code points and `s` is at most 64 bytes.
             Box::new(|s, d| unsafe {
-                simdutf::convert_utf8_to_utf32(s.as_ptr(), s.len(), d.as_mut_ptr())
+                simdutf::convert_utf8_to_utf32(s.utf8.as_ptr(), s.utf8.len(), d.ucs4.as_mut_ptr())
             }),
+        ),
+        ("u8x encode", encode),
+        (
+            "simdutf9 encode",
+            Box::new(|s, d| simdutf9_peer::convert_utf32_to_utf8(&s.ucs4, &mut d.utf8)),
+        ),
+        ("u8x encode_utf16", encode_utf16),
+        (
+            "simdutf9 enc utf16",
+            Box::new(|s, d| simdutf9_peer::convert_utf16le_to_utf8(&s.utf16, &mut d.utf8)),
+        ),
+        ("u8x encode_latin1", encode_latin1),
+        (
+            "simdutf9 enc latin1",
+            Box::new(|s, d| simdutf9_peer::convert_latin1_to_utf8(&s.latin1, &mut d.utf8)),
         ),
     ]
 }
@@ -75,7 +148,11 @@ fn main() {
         "short strings: ns per call (best of {} rounds of 4096 strings)",
         if quick { 3 } else { 15 }
     );
-    for file in ["Latin-Lipsum.utf8.txt", "Chinese-Lipsum.utf8.txt"] {
+    for file in [
+        "Latin-Lipsum.utf8.txt",
+        "Russian-Lipsum.utf8.txt",
+        "Chinese-Lipsum.utf8.txt",
+    ] {
         let Ok(text) = std::fs::read(root.join(file)) else {
             println!("skipped {file}: not found under {}", root.display());
             continue;
@@ -92,15 +169,25 @@ fn main() {
             for len in lengths {
                 // 4096 strings of at most `len` bytes, each ending at a
                 // character boundary, from spread-out offsets.
-                let strings: Vec<&[u8]> = (0..4096)
+                let strings: Vec<Input> = (0..4096)
                     .map(|k| {
                         let start =
                             u8x::next_boundary(&text, (k * 7919) % (text.len() - 80)).unwrap();
                         let end = u8x::prev_boundary(&text, start + len).unwrap();
-                        &text[start..end]
+                        let utf8 = &text[start..end];
+                        let s = std::str::from_utf8(utf8).expect("lipsum is UTF-8");
+                        Input {
+                            utf8,
+                            ucs4: s.chars().map(u32::from).collect(),
+                            utf16: s.encode_utf16().collect(),
+                            latin1: s.chars().map(|c| u32::from(c) as u8).collect(),
+                        }
                     })
                     .collect();
-                let mut out = [0u32; 64];
+                let mut out = Output {
+                    ucs4: [0; 64],
+                    utf8: [0; 256],
+                };
                 let mut best = f64::MAX;
                 for _ in 0..if quick { 3 } else { 15 } {
                     let t = Instant::now();

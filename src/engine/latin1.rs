@@ -200,6 +200,11 @@ impl Engine {
     }
 }
 
+/// Up to this many bytes, [`encode_latin1`] runs one plain loop
+/// ([`crate::portable::encode_short::encode_short_latin1`]): the kernel's
+/// set-up costs more (`cargo bench --bench short`).
+const SHORT_PLAIN: usize = 16;
+
 struct EncodeLatin1<'a> {
     fast: Fast<Latin1Kernel>,
     dst: &'a mut [u8],
@@ -226,6 +231,16 @@ impl Output<u8> for EncodeLatin1<'_> {
 /// Latin-1 to UTF-8 with the tier's kernel. The kernel
 /// stops only for lack of room; the reference core then fills the rest exactly.
 pub(super) fn encode_latin1(k: &Kernels, src: &[u8], dst: &mut [u8]) -> Progress {
+    if src.len() <= SHORT_PLAIN {
+        if let Some(written) = crate::portable::encode_short::encode_short_latin1(src, dst) {
+            return Progress {
+                status: crate::Status::Done,
+                read: src.len(),
+                written,
+                handled: 0,
+            };
+        }
+    }
     let mut out = EncodeLatin1 {
         fast: k.encode_latin1(),
         dst,

@@ -300,6 +300,11 @@ impl<F: FnMut(&[u32]) -> FastStop> Output<u32> for EncodedLen<F> {
 }
 
 pub(crate) fn encode(k: &Kernels, src: &[u32], dst: &mut [u8], policy: EncodePolicy) -> Progress {
+    if src.len() < SHORT {
+        if let Some(written) = crate::portable::encode_short::encode_short(src, dst) {
+            return done(src.len(), written);
+        }
+    }
     // An invalid unit is handled alone.
     let window_end = |i| i + 1;
     // Below SHORT code points, the portable encoder beats a kernel's

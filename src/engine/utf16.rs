@@ -61,6 +61,18 @@ impl Engine {
                 return done(src.len());
             }
         }
+        if src.len() <= SHORT_PLAIN {
+            let swap = order.swaps();
+            if let Some(written) = crate::portable::encode_short::encode_short_utf16(src, dst, swap)
+            {
+                return Progress {
+                    status: Status::Done,
+                    read: src.len(),
+                    written,
+                    handled: 0,
+                };
+            }
+        }
         encode_utf16(self.kernels, src, dst, policy, order, more_input)
     }
 
@@ -280,6 +292,11 @@ pub(super) fn encode_utf16(
 /// Up to this many units, an ASCII string is converted in place: a kernel
 /// call's set-up costs more (`cargo bench --bench forms -- --short`).
 const SHORT: usize = 64;
+
+/// Up to this many units, a string that is not all ASCII is encoded by one
+/// plain loop ([`crate::portable::encode_short::encode_short_utf16`]) rather than
+/// the tier's kernel, whose set-up costs more (`cargo bench --bench short`).
+const SHORT_PLAIN: usize = 6;
 
 /// All of `n` units read and written.
 fn done(n: usize) -> Progress {

@@ -65,7 +65,7 @@ fn encode_mixed(units: &[u32; MIXED], out: &mut [u8; 4 * MIXED], last: bool) -> 
 
 /// Whether `c` is a scalar value: no surrogate, nothing above U+10FFFF.
 #[inline(always)]
-fn is_scalar(c: u32) -> bool {
+pub(super) fn is_scalar(c: u32) -> bool {
     ((c ^ 0xD800) >= 0x800) & (c < 0x11_0000)
 }
 

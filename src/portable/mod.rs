@@ -22,6 +22,8 @@
 //! - [`alphabets`]: decoding one- and two-byte text in fixed windows.
 //! - [`find`]: the first byte of a set.
 //! - [`encode`]: code points to UTF-8.
+//! - [`encode_short`]: a few characters to UTF-8 (code points, UTF-16,
+//!   Latin-1) in one plain loop, for the engine's short-string paths.
 //! - [`count`]: the characters of well-formed text.
 //! - [`latin1`]: Latin-1 to UTF-8.
 //! - [`utf16`]: well-formed UTF-16 to UTF-8.
@@ -37,6 +39,7 @@ pub(crate) mod ascii;
 pub(crate) mod count;
 pub(crate) mod decode;
 pub(crate) mod encode;
+pub(crate) mod encode_short;
 pub(crate) mod find;
 pub(crate) mod form;
 pub(crate) mod latin1;

@@ -2,13 +2,13 @@
  *
  * Well-formed RFC 3629 text (the common case):
  *
- * - up to ONE_CALL_MAX (64 KiB) of input, one library call (issue 45):
- *   ASCII is checked and copied into a str of that length (no library
- *   call); anything else is decoded by u8x_decode_ucs4 into a UCS-4
- *   buffer (the stack's up to STACK_MAX bytes of input), or up to TINY_MAX
- *   bytes validated by u8x_validate and converted by the binding, and the
- *   str is made of it in the narrowest kind (an OR of the code points
- *   tells which);
+ * - ASCII below ASCII_COPY_MAX (4 KiB) is checked and copied into a str
+ *   of that length (no library call);
+ * - anything else below ONE_CALL_MAX (512) bytes, one library call (issue
+ *   45): u8x_decode_ucs4 into a UCS-4 buffer on the stack, or up to
+ *   TINY_MAX bytes u8x_validate and the binding converts, and the str is
+ *   made of it in the narrowest kind (an OR of the code points tells
+ *   which);
  * - longer input takes two passes and no intermediate buffer: u8x_classify
  *   validates and reports the widest character and the counts,
  *   PyUnicode_New allocates the str of exactly that kind and length, and
@@ -90,17 +90,24 @@ static int is_ascii(const uint8_t *src, Py_ssize_t n)
     return (acc & HIGH_BITS) == 0;
 }
 
-/* The one-call path (issue 45): up to ONE_CALL_MAX bytes of RFC 3629
- * input are decoded by ONE library call, u8x_decode_ucs4 into a UCS-4
- * buffer (on the stack up to STACK_MAX bytes of input, else PyMem_Malloc'd),
- * and the str is made of that buffer in the narrowest kind. Measured on
- * Zen 3 against u8x_classify then a decode into the str's buffer: 2x-4x
- * faster below 256 bytes, where each call's fixed cost dominates, and
- * still faster up to 64 KiB (u8x_decode_utf16 is slow between a few
- * hundred bytes and a few KiB); the cap keeps the temporary buffer (4
- * bytes a byte) at 256 KiB. */
-#define ONE_CALL_MAX (64 * 1024)
-#define STACK_MAX 1024
+/* The one-call path (issue 45): below ONE_CALL_MAX bytes of RFC 3629
+ * input, ONE library call decodes it, u8x_decode_ucs4 into a UCS-4 buffer
+ * on the stack, and the str is made of that buffer in the narrowest kind;
+ * from ONE_CALL_MAX bytes, u8x_classify then a decode straight into the
+ * str. Measured with bench.py and on ASCII text with an accented letter
+ * every 100 characters, AMD Zen 4: the one call wins below a few hundred
+ * bytes, where each call's fixed cost dominates (256 B of ASCII: 0.92x
+ * CPython's decoder through u8x_classify, 1.3x-1.4x with the copy below),
+ * and loses above (1 KB of that accented text: 0.67x against 1.17x; 3 KB
+ * 0.43x against 1.09x). */
+#define ONE_CALL_MAX 512
+
+/* Below this many bytes, text that starts with ASCII is checked for ASCII
+ * by the binding and then copied into the str; from it, u8x_classify (the
+ * library's fastest pass) tells, and the str is made the two-pass way:
+ * 64 KiB of ASCII decoded at 19.5 GB/s (0.94x CPython's one-pass copy)
+ * through the binding's check, 33 GB/s (1.56x) through u8x_classify. */
+#define ASCII_COPY_MAX 4096
 
 /* Up to TINY_MAX bytes, the one library call is u8x_validate and the
  * binding converts the validated bytes itself (decode_valid): below that
@@ -410,16 +417,15 @@ PyObject *u8xpy_decode(const struct codec *c, const uint8_t *src, Py_ssize_t n, 
             h = H_OTHER; /* CPython's handler knows no dialect: it re-raises */
         return decode_loop(c, src, n, obj, policy, h, errors, flags, 0, consumed);
     }
-    if (n <= ONE_CALL_MAX) {
-        /* ASCII (checked when it starts so): a copy. */
-        if (!bom && starts_ascii(src, n) && is_ascii(src, n)) {
-            if (consumed)
-                *consumed = n;
-            struct u8x_classification ascii = {U8X_WIDTH_ASCII, (size_t)n, (size_t)n};
-            return build_valid(src, n, &ascii);
-        }
-        uint32_t stack[STACK_MAX];
-        uint32_t *u = stack;
+    /* ASCII (checked when it starts so): a copy. */
+    if (n < ASCII_COPY_MAX && !bom && starts_ascii(src, n) && is_ascii(src, n)) {
+        if (consumed)
+            *consumed = n;
+        struct u8x_classification ascii = {U8X_WIDTH_ASCII, (size_t)n, (size_t)n};
+        return build_valid(src, n, &ascii);
+    }
+    if (n < ONE_CALL_MAX) {
+        uint32_t u[ONE_CALL_MAX];
         if (n <= TINY_MAX) {
             struct u8x_result v = u8x_validate(src, (size_t)n, flags);
             if (v.status == U8X_OK || v.status == U8X_INCOMPLETE) {
@@ -431,21 +437,13 @@ PyObject *u8xpy_decode(const struct codec *c, const uint8_t *src, Py_ssize_t n, 
             }
             /* Ill-formed: the general way below. */
         }
-        if (n > STACK_MAX && !(u = PyMem_Malloc((size_t)n * 4)))
-            return PyErr_NoMemory();
         struct u8x_result r = u8x_decode_ucs4(src, (size_t)n, u, (size_t)n, U8X_STRICT,
                                               U8X_REPLACEMENT_CHARACTER, flags);
-        PyObject *s = NULL;
-        int done = r.status == U8X_OK || r.status == U8X_INCOMPLETE;
-        if (done) {
+        if (r.status == U8X_OK || r.status == U8X_INCOMPLETE) {
             if (consumed)
                 *consumed = (Py_ssize_t)r.read;
-            s = narrow_ucs4(u, (Py_ssize_t)r.written);
+            return narrow_ucs4(u, (Py_ssize_t)r.written);
         }
-        if (u != stack)
-            PyMem_Free(u);
-        if (done)
-            return s;
         /* Ill-formed (or a result the general way reports): that way. */
     }
     struct u8x_classification info;

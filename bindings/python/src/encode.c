@@ -3,7 +3,7 @@
  * RFC 3629 UTF-8 reads the str's own buffer by its kind. ASCII is its
  * bytes. A str of up to SHORT_MAX (256) characters is encoded by one
  * library call into a stack buffer and the bytes object made of the exact
- * size (encode_short; issue 45); up to TINY_MAX (16) characters without
+ * size (encode_short; issue 45); up to TINY_MAX (48) characters without
  * surrogates, the binding writes the UTF-8 itself. Longer: Latin-1 goes through
  * u8x_encode_latin1, UCS-2 through u8x_encode_utf16 and UCS-4 through
  * u8x_encode, each into a bytes object of the bound's size that is then cut
@@ -212,12 +212,18 @@ done:
  * passes. */
 #define EXACT_ABOVE (120 * 1024)
 
-/* Up to TINY_MAX characters, the binding writes the UTF-8 itself: below
- * that the library call's fixed cost (some 20 ns on Zen 3) is more than
- * the work, and it made u8x.encode of 4-8 non-ASCII characters slower than
- * str.encode. Surrogates, which need a policy or a handler, are left to the
- * library: the result is -1 at the first one. */
-#define TINY_MAX 16
+/* Up to TINY_MAX characters, the binding writes the UTF-8 itself, from
+ * the str's own 1-, 2- or 4-byte buffer. The library's short-string loop
+ * (u8x_encode below 16 code points) is the same loop, but a UCS-2 str
+ * would first be widened to UCS-4 for it (u8x_encode_utf16 would join a
+ * high and a low surrogate, which are two characters in a str): with the
+ * library call in its place, 8-16 non-ASCII characters encoded at
+ * 1.00x-1.05x str.encode instead of 1.3x (AMD Zen 4, bench.py). Up to 48:
+ * strings of 64 UTF-8 bytes went from 0.92x-0.98x (one u8x_encode call)
+ * to 1.1x-1.28x; at 64 emoji (256 bytes) the call is faster again.
+ * Surrogates, which need a policy or a handler, are left to the library:
+ * the result is -1 at the first one. */
+#define TINY_MAX 48
 
 static inline Py_ssize_t encode_tiny(int kind, const void *data, Py_ssize_t n, uint8_t *out)
 {

@@ -28,8 +28,10 @@ from _oracle import DECODE_ERRORS, ORACLE_ERRORS, outcome
 
 import _oracle  # noqa: F401  (registers the oracle handlers)
 
-ONE_CALL_MAX = 64 * 1024
-STACK_MAX = 1024
+# The thresholds in src/decode.c and src/encode.c: each way is tested on
+# both sides of its bound.
+ONE_CALL_MAX = 512
+ASCII_COPY_MAX = 4096
 TINY_MAX = 64
 ENC_SHORT_MAX = 256
 EXACT_ABOVE = 120 * 1024
@@ -82,8 +84,9 @@ def check_decode_all(b, errors=DECODE_ERRORS):
 
 
 LENGTHS = list(range(0, 301)) + [  # across TINY_MAX too
-    STACK_MAX - 1, STACK_MAX, STACK_MAX + 1,
     ONE_CALL_MAX - 1, ONE_CALL_MAX, ONE_CALL_MAX + 1,
+    ASCII_COPY_MAX - 1, ASCII_COPY_MAX, ASCII_COPY_MAX + 1,
+    64 * 1024 + 1,
 ]
 
 
@@ -140,7 +143,7 @@ def test_decode_errors_at_every_position(content):
                               "surrogatepass", "u8x-test-custom"))
 
 
-@pytest.mark.parametrize("n", [STACK_MAX - 2, STACK_MAX + 1, ONE_CALL_MAX - 2, ONE_CALL_MAX + 1])
+@pytest.mark.parametrize("n", [ONE_CALL_MAX - 2, ONE_CALL_MAX + 1, ASCII_COPY_MAX - 2, ASCII_COPY_MAX + 1])
 def test_decode_errors_near_the_limits(n):
     rng = random.Random(n)
     base = text_of(rng, CONTENTS["everything"], n).encode()
@@ -152,7 +155,7 @@ def test_decode_errors_near_the_limits(n):
 def test_decode_sig_every_length():
     # u8x-sig skips one BOM in the same call.
     rng = random.Random("sig")
-    for n in list(range(0, 301)) + [STACK_MAX, ONE_CALL_MAX - 3, ONE_CALL_MAX]:
+    for n in list(range(0, 301)) + [ONE_CALL_MAX - 3, ONE_CALL_MAX, ASCII_COPY_MAX - 3, ASCII_COPY_MAX]:
         for content in ("ascii", "bmp", "astral"):
             s = text_of(rng, CONTENTS[content], n)
             for b in (s.encode(), codecs.BOM_UTF8 + s.encode(), codecs.BOM_UTF8 * 2 + s.encode()):
