@@ -97,6 +97,18 @@ for _ = 1, count do
   same("char(" .. table.concat(cps, ",") .. ")", outcome(builtin.char, table.unpack(cps)),
        outcome(mine.char, table.unpack(cps)))
 end
+-- Slices on both sides of u8x_utf8.c's SMALL (256 code points on the C
+-- stack, a userdata above), whole and cut, ASCII and mixed.
+for _, n in ipairs({255, 256, 257, 258, 600}) do
+  for _, piece in ipairs({"a", "é", "汉", "😀", "\xff"}) do
+    local s = ("a"):rep(n // 2) .. piece:rep(n - n // 2)
+    for _, ij in ipairs({ {1, -1}, {1, n}, {2, n + 1}, {n // 2, -2}, {1, 256}, {1, 257} }) do
+      local i, j = ij[1], ij[2]
+      same(("codepoint(%d x %q, %d, %d)"):format(n, piece, i, j),
+           outcome(builtin.codepoint, s, i, j), outcome(mine.codepoint, s, i, j))
+    end
+  end
+end
 -- Argument errors.
 for _, args in ipairs({ {}, {nil}, {1}, {{}}, {"abc", "x"}, {"abc", 1.5}, {"abc", 1, {}} }) do
   for _, name in ipairs({"len", "codepoint", "offset", "codes"}) do

@@ -107,6 +107,19 @@ lua_tests() {
     rc=$?
     echo "| against the built-in utf8: $(printf '%s\n' "$out" | tail -n 1)"
     ((rc == 0)) || { printf '%s\n' "$out" | head -n 30; return 1; }
+    # The module under AddressSanitizer (the interpreter preloads the
+    # runtime): what the comparison cannot see, such as a write past
+    # utf8.codepoint's stack buffer.
+    local asan
+    asan=$("$cc" -print-file-name=libasan.so)
+    [[ $asan == /* && -f $asan ]] || { echo "| no libasan.so for $cc"; return 1; }
+    make -s -C "$root/bindings/lua" OUT="$work/lua-asan/u8x" U8X_LIB="$lib" CC="$cc" \
+        CFLAGS="-O1 -g -fsanitize=address -fno-omit-frame-pointer" || return 1
+    out=$(cd "$work" && LD_PRELOAD=$asan ASAN_OPTIONS=detect_leaks=0 \
+        LUA_CPATH="$work/lua-asan/?.so;;" lua5.4 "$root/bindings/lua/differential.lua" 20000 2>&1)
+    rc=$?
+    echo "| under AddressSanitizer: $(printf '%s\n' "$out" | tail -n 1)"
+    ((rc == 0)) || { printf '%s\n' "$out" | head -n 30; return 1; }
 }
 lua_inc=$(pkg-config --cflags-only-I lua5.4 2>/dev/null | sed 's/^-I//; s/ *$//')
 if ! have lua5.4; then
