@@ -30,54 +30,29 @@ type Call = Box<dyn Fn(&Input, &mut Output) -> usize>;
 
 /// u8x's calls go through `engine` when a tier is forced (`--tier avx2`,
 /// to set beside `SIMDUTF_FORCE_IMPLEMENTATION=haswell`), else through the
-/// free functions, as a C caller's do.
+/// best engine looked up on every call, as the free functions (and so a C
+/// caller's calls) do.
 fn calls(engine: Option<u8x::Engine>) -> Vec<(&'static str, Call)> {
     use u8x::{ByteOrder, EncodePolicy, Policy};
-    let e = engine.unwrap_or_else(u8x::Engine::best);
-    let forced = engine.is_some();
-    let (validate, decode, encode, encode_utf16, encode_latin1): (Call, Call, Call, Call, Call) =
-        if forced {
-            (
-                Box::new(move |s, _| {
-                    (e.validate_chunk(s.utf8, false).status == u8x::Status::Done) as usize
-                }),
-                Box::new(move |s, d| {
-                    e.decode_ucs4(s.utf8, &mut d.ucs4, Policy::Strict, false)
-                        .written
-                }),
-                Box::new(move |s, d| e.encode(&s.ucs4, &mut d.utf8, EncodePolicy::Strict).written),
-                Box::new(move |s, d| {
-                    e.encode_utf16(
-                        &s.utf16,
-                        &mut d.utf8,
-                        EncodePolicy::Strict,
-                        ByteOrder::Native,
-                        false,
-                    )
-                    .written
-                }),
-                Box::new(move |s, d| e.encode_latin1(&s.latin1, &mut d.utf8).written),
-            )
-        } else {
-            (
-                Box::new(|s, _| u8x::validate(s.utf8).is_ok() as usize),
-                Box::new(|s, d| {
-                    u8x::decode_ucs4(s.utf8, &mut d.ucs4, Policy::Strict, false).written
-                }),
-                Box::new(|s, d| u8x::encode(&s.ucs4, &mut d.utf8, EncodePolicy::Strict).written),
-                Box::new(|s, d| {
-                    u8x::encode_utf16(
-                        &s.utf16,
-                        &mut d.utf8,
-                        EncodePolicy::Strict,
-                        ByteOrder::Native,
-                        false,
-                    )
-                    .written
-                }),
-                Box::new(|s, d| u8x::encode_latin1(&s.latin1, &mut d.utf8).written),
-            )
-        };
+    let e = move || engine.unwrap_or_else(u8x::Engine::best);
+    let validate: Call = Box::new(move |s, _| {
+        (e().validate_chunk(s.utf8, false).status == u8x::Status::Done) as usize
+    });
+    let decode: Call = Box::new(move |s, d| {
+        e().decode_ucs4(s.utf8, &mut d.ucs4, Policy::Strict, false)
+            .written
+    });
+    let encode: Call = Box::new(move |s, d| {
+        e().encode(&s.ucs4, &mut d.utf8, EncodePolicy::Strict)
+            .written
+    });
+    let encode_utf16: Call = Box::new(move |s, d| {
+        let (policy, order) = (EncodePolicy::Strict, ByteOrder::Native);
+        e().encode_utf16(&s.utf16, &mut d.utf8, policy, order, false)
+            .written
+    });
+    let encode_latin1: Call =
+        Box::new(move |s, d| e().encode_latin1(&s.latin1, &mut d.utf8).written);
     vec![
         ("u8x validate", validate),
         (
