@@ -1,19 +1,20 @@
 //! Strings of a few characters to UTF-8, from code points, UTF-16 units or
-//! Latin-1 bytes:
-//! one plain loop, a branch per character's length, no set-up. Below 16
-//! characters a kernel's set-up costs more than this loop (measured with
-//! `cargo bench --bench short`); the engine tries it first and takes the
-//! general way at anything it does not handle (an invalid unit, too little
-//! room), from the start.
+//! Latin-1 bytes: one plain loop, a branch per character's length, no
+//! set-up. Below 16 characters a kernel's set-up costs more than this loop
+//! (measured with `cargo bench --bench short`); the engine tries it first
+//! and takes the general way at anything it does not handle (an invalid
+//! unit, too little room), from the start. What the loop wrote by then is
+//! a prefix of what the general way writes, so nothing past the final
+//! `written` is touched.
 
 use super::encode::is_scalar;
 
 /// Writes the UTF-8 of `c` (below 0x110000, not a surrogate) at `dst[j..]`
 /// and returns where it ends, or `None` without writing if it does not fit.
 /// One branch per length: on a short string the branches predict well
-/// (most text keeps to one or two lengths), while the branch-free
-/// word of [`super::encode`]'s mixed path with a four-byte store ran at about 3 ns a character here
-/// (AMD Zen 4), three to six times slower.
+/// (most text keeps to one or two lengths), while the branch-free word of
+/// [`super::encode`]'s mixed path with a four-byte store ran at about 3 ns
+/// a character here (AMD Zen 4), three to six times slower.
 #[inline(always)]
 fn put_short(c: u32, dst: &mut [u8], j: usize) -> Option<usize> {
     if c < 0x80 {
