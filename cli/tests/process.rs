@@ -165,16 +165,29 @@ fn started_with_temp(
     dir: &TempDir,
     names: usize,
 ) -> (std::process::Child, std::process::ChildStdin) {
-    let mut child = Command::new("/bin/sh")
+    use std::os::unix::process::CommandExt;
+    let mut command = Command::new("/bin/sh");
+    command
         .arg("-c")
         .arg(format!("{prefix} exec \"$0\" \"$@\""))
         .arg(env!("CARGO_BIN_EXE_u8x"))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stderr(Stdio::piped());
+    // The signals these tests send start at their defaults, however the
+    // tests were started: under `nohup` (SIGHUP ignored, which u8x keeps,
+    // see an_ignored_signal_stays_ignored) the SIGHUP case waited forever.
+    // SAFETY: between fork and exec only async-signal-safe calls.
+    unsafe {
+        command.pre_exec(|| {
+            for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                libc::signal(signal, libc::SIG_DFL);
+            }
+            Ok(())
+        })
+    };
+    let mut child = command.spawn().unwrap();
     let mut stdin = child.stdin.take().unwrap();
     use std::io::Write;
     // Half a megabyte read and written to the temporary file; the pipe
