@@ -233,12 +233,7 @@ impl Output<u8> for EncodeLatin1<'_> {
 pub(super) fn encode_latin1(k: &Kernels, src: &[u8], dst: &mut [u8]) -> Progress {
     if src.len() <= SHORT_PLAIN {
         if let Some(written) = crate::portable::encode_short::encode_short_latin1(src, dst) {
-            return Progress {
-                status: crate::Status::Done,
-                read: src.len(),
-                written,
-                handled: 0,
-            };
+            return super::run::done(src.len(), written);
         }
     }
     let mut out = EncodeLatin1 {

@@ -307,8 +307,9 @@ pub(crate) fn encode(k: &Kernels, src: &[u32], dst: &mut [u8], policy: EncodePol
     }
     // An invalid unit is handled alone.
     let window_end = |i| i + 1;
-    // Below SHORT code points, the portable encoder beats a kernel's
-    // set-up.
+    // Below SHORT code points (where the short loop above gave up: an
+    // invalid unit, or too little room), the portable encoder beats a
+    // kernel's set-up.
     match (src.len() >= SHORT).then(|| k.encode()) {
         Some(fast) => {
             let mut out = Encode {

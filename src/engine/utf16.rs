@@ -65,12 +65,7 @@ impl Engine {
             let swap = order.swaps();
             if let Some(written) = crate::portable::encode_short::encode_short_utf16(src, dst, swap)
             {
-                return Progress {
-                    status: Status::Done,
-                    read: src.len(),
-                    written,
-                    handled: 0,
-                };
+                return super::run::done(src.len(), written);
             }
         }
         encode_utf16(self.kernels, src, dst, policy, order, more_input)

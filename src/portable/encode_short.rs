@@ -1,7 +1,8 @@
 //! Strings of a few characters to UTF-8, from code points, UTF-16 units or
 //! Latin-1 bytes: one plain loop, a branch per character's length, no
-//! set-up. Below 16 characters a kernel's set-up costs more than this loop
-//! (measured with `cargo bench --bench short`); the engine tries it first
+//! set-up. On short strings a kernel's set-up costs more than this loop;
+//! the engine tries it first (below 16 code points, up to 16 Latin-1 bytes,
+//! up to 6 UTF-16 units: bounds measured with `cargo bench --bench short`)
 //! and takes the general way at anything it does not handle (an invalid
 //! unit, too little room), from the start. What the loop wrote by then is
 //! a prefix of what the general way writes, so nothing past the final
@@ -45,8 +46,7 @@ fn put_short(c: u32, dst: &mut [u8], j: usize) -> Option<usize> {
 /// loop: the bytes written, or `None` at the first unit that is not a
 /// scalar value or when `dst` is too small, and then the caller takes the
 /// general way from the start (a few nanoseconds, for a string this
-/// short). Below 16 characters this beats a kernel's set-up (measured with
-/// `cargo bench --bench short`).
+/// short).
 #[inline]
 pub(crate) fn encode_short(src: &[u32], dst: &mut [u8]) -> Option<usize> {
     let mut j = 0;
