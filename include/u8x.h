@@ -79,6 +79,21 @@
 #define U8X_BIG_ENDIAN 4
 
 /**
+ * Flag for the functions with a UCS-4 side (`u8x_convert_*_ucs4`,
+ * `u8x_convert_ucs4_*`, `u8x_validate_ucs4`): its units are
+ * little-endian (UTF-32LE). `U8X_LITTLE_ENDIAN` and `U8X_BIG_ENDIAN`
+ * give the order of the UTF-16 side, so both sides of a UTF-16 <-> UCS-4
+ * conversion can have their own.
+ */
+#define U8X_UCS4_LITTLE_ENDIAN 16
+
+/**
+ * Flag for the functions with a UCS-4 side: its units are big-endian
+ * (UTF-32BE). With neither UCS-4 flag, they are in the machine's order.
+ */
+#define U8X_UCS4_BIG_ENDIAN 32
+
+/**
  * Flag for the functions that read UTF-8 (`u8x_validate`, `u8x_classify`,
  * `u8x_decode_ucs4`, `u8x_count`, `u8x_decode_utf16`,
  * `u8x_decode_latin1`): one byte order mark (U+FEFF, the bytes EF BB BF) at
@@ -702,6 +717,179 @@ size_t u8x_decode_ucs4_bound(size_t src_len);
  * (4 per code point), or `U8X_BAD_SIZE` (SIZE_MAX) if that overflows `size_t`.
  */
 size_t u8x_encode_bound(size_t src_len);
+
+/**
+ * Converts Latin-1 (ISO-8859-1) bytes to UTF-16 units: every byte is the
+ * character of the same value (JavaScript's one-byte string to its
+ * two-byte string), so every input converts and `src_len` units always
+ * suffice. `flags` is 0 or one of `U8X_LITTLE_ENDIAN`, `U8X_BIG_ENDIAN`
+ * (the output's order; neither: native).
+ *
+ * Writes at most `dst_cap` units; returns `U8X_OK`, `U8X_OUTPUT_FULL`
+ * (call again from `src + read`) or `U8X_BAD_ARGUMENT`. `read` is bytes,
+ * `written` units; with `dst` NULL and `dst_cap` 0, `written` is the
+ * size needed.
+ *
+ * # Safety
+ * `src` must point to `src_len` readable bytes and `dst` to `dst_cap`
+ * writable, 2-byte aligned `uint16_t` not overlapping `src` (each may be
+ * NULL when its length is 0).
+ */
+struct u8x_result u8x_convert_latin1_to_utf16(const uint8_t *src,
+                                              size_t src_len,
+                                              uint16_t *dst,
+                                              size_t dst_cap,
+                                              uint32_t flags);
+
+/**
+ * Converts Latin-1 bytes to UCS-4 (UTF-32) units, every byte the
+ * character of the same value; `src_len` units always suffice. `flags` is
+ * 0 or one of `U8X_UCS4_LITTLE_ENDIAN`, `U8X_UCS4_BIG_ENDIAN`. Results as
+ * for `u8x_convert_latin1_to_utf16`.
+ *
+ * # Safety
+ * `src` must point to `src_len` readable bytes and `dst` to `dst_cap`
+ * writable, 4-byte aligned `uint32_t` not overlapping `src` (each may be
+ * NULL when its length is 0).
+ */
+struct u8x_result u8x_convert_latin1_to_ucs4(const uint8_t *src,
+                                             size_t src_len,
+                                             uint32_t *dst,
+                                             size_t dst_cap,
+                                             uint32_t flags);
+
+/**
+ * Converts UTF-16 units to Latin-1 bytes, one a character (can this
+ * two-byte string be a one-byte string, and that string).
+ *
+ * A character above U+00FF (one unit, or a surrogate pair: `error_len`
+ * 2) is `U8X_ERR_NOT_REPRESENTABLE`, an unpaired surrogate
+ * `U8X_ERR_SURROGATE` (`error_len` 1). `policy` is `U8X_STRICT` (stop:
+ * `U8X_ILL_FORMED`, `read` = its unit index, everything before written),
+ * `U8X_REPLACE` (write the byte `replacement`, 0..255, once for each) or
+ * `U8X_IGNORE` (drop it; `replacement` ignored); `handled` counts those
+ * replaced or dropped. Other policies, or a replacement above 255, are
+ * `U8X_BAD_ARGUMENT`. `flags` is `U8X_MORE_INPUT` (a high surrogate ending
+ * the input is then `U8X_INCOMPLETE`, not consumed) and at most one of
+ * `U8X_LITTLE_ENDIAN`, `U8X_BIG_ENDIAN` (the input's order).
+ *
+ * Writes at most `dst_cap` bytes; `read` is units, `written` bytes;
+ * `U8X_OUTPUT_FULL`: call again from `src + read`. With `dst` NULL and
+ * `dst_cap` 0, `written` is the exact size; `src_len` bytes always suffice.
+ *
+ * # Safety
+ * `src` must point to `src_len` readable, 2-byte aligned `uint16_t` and
+ * `dst` to `dst_cap` writable bytes not overlapping `src` (each may be
+ * NULL when its length is 0).
+ */
+struct u8x_result u8x_convert_utf16_to_latin1(const uint16_t *src,
+                                              size_t src_len,
+                                              uint8_t *dst,
+                                              size_t dst_cap,
+                                              uint32_t policy,
+                                              uint32_t replacement,
+                                              uint32_t flags);
+
+/**
+ * Converts UCS-4 (UTF-32) units to Latin-1 bytes: as
+ * `u8x_convert_utf16_to_latin1`, where a surrogate is
+ * `U8X_ERR_SURROGATE` and a value above 0x10FFFF `U8X_ERR_ABOVE_MAX`
+ * (`error_len` 1). `flags` is 0 or one of `U8X_UCS4_LITTLE_ENDIAN`,
+ * `U8X_UCS4_BIG_ENDIAN`.
+ *
+ * # Safety
+ * `src` must point to `src_len` readable, 4-byte aligned `uint32_t` and
+ * `dst` to `dst_cap` writable bytes not overlapping `src` (each may be
+ * NULL when its length is 0).
+ */
+struct u8x_result u8x_convert_ucs4_to_latin1(const uint32_t *src,
+                                             size_t src_len,
+                                             uint8_t *dst,
+                                             size_t dst_cap,
+                                             uint32_t policy,
+                                             uint32_t replacement,
+                                             uint32_t flags);
+
+/**
+ * Converts UTF-16 units to UCS-4 (UTF-32) units: a surrogate pair becomes
+ * one code point.
+ *
+ * An unpaired surrogate (`U8X_ERR_SURROGATE`, `error_len` 1) is handled
+ * by `policy`: `U8X_STRICT` stops (`U8X_ILL_FORMED`, `read` = its index),
+ * `U8X_REPLACE` writes `replacement` (a Unicode scalar value),
+ * `U8X_ESCAPE` writes the surrogate as its own value (so any UTF-16
+ * comes back unchanged from `u8x_convert_ucs4_to_utf16` under
+ * `U8X_ESCAPE`), `U8X_IGNORE` drops it; `handled` counts them. Other
+ * policies are `U8X_BAD_ARGUMENT`. `flags` is `U8X_MORE_INPUT` (a high
+ * surrogate ending the input is then `U8X_INCOMPLETE`, not consumed), at
+ * most one of `U8X_LITTLE_ENDIAN`, `U8X_BIG_ENDIAN` (the input's order)
+ * and at most one of `U8X_UCS4_LITTLE_ENDIAN`, `U8X_UCS4_BIG_ENDIAN` (the
+ * output's).
+ *
+ * Writes at most `dst_cap` code points; `read` and `written` are units;
+ * `U8X_OUTPUT_FULL`: call again from `src + read`. With `dst` NULL and
+ * `dst_cap` 0, `written` is the exact size; `src_len` units always
+ * suffice.
+ *
+ * # Safety
+ * `src` must point to `src_len` readable, 2-byte aligned `uint16_t` and
+ * `dst` to `dst_cap` writable, 4-byte aligned `uint32_t` not overlapping
+ * `src` (each may be NULL when its length is 0).
+ */
+struct u8x_result u8x_convert_utf16_to_ucs4(const uint16_t *src,
+                                            size_t src_len,
+                                            uint32_t *dst,
+                                            size_t dst_cap,
+                                            uint32_t policy,
+                                            uint32_t replacement,
+                                            uint32_t flags);
+
+/**
+ * Converts UCS-4 (UTF-32) units to UTF-16 units: a value above U+FFFF
+ * becomes a surrogate pair, never split by a full output.
+ *
+ * A surrogate (`U8X_ERR_SURROGATE`) or a value above 0x10FFFF
+ * (`U8X_ERR_ABOVE_MAX`; `error_len` 1) is handled by `policy`:
+ * `U8X_STRICT` stops, `U8X_REPLACE` writes `replacement` (a Unicode scalar
+ * value), `U8X_IGNORE` drops it, and `U8X_ESCAPE` writes a surrogate as
+ * its unit (the inverse of `u8x_convert_utf16_to_ucs4` under
+ * `U8X_ESCAPE`) and stops as `U8X_STRICT` does at a value above 0x10FFFF
+ * and at a high surrogate followed by a low one, which would read back as
+ * one character; with `U8X_MORE_INPUT` it leaves a high surrogate ending
+ * the input unread (`U8X_INCOMPLETE`), since what follows decides.
+ * `handled` counts those replaced, escaped or dropped. `flags` as for
+ * `u8x_convert_utf16_to_ucs4` (the UCS-4 flags give the input's order, the
+ * UTF-16 flags the output's).
+ *
+ * Writes at most `dst_cap` units; `read` is code points, `written` units.
+ * With `dst` NULL and `dst_cap` 0, `written` is the exact size; `2 *
+ * src_len` units always suffice.
+ *
+ * # Safety
+ * `src` must point to `src_len` readable, 4-byte aligned `uint32_t` and
+ * `dst` to `dst_cap` writable, 2-byte aligned `uint16_t` not overlapping
+ * `src` (each may be NULL when its length is 0).
+ */
+struct u8x_result u8x_convert_ucs4_to_utf16(const uint32_t *src,
+                                            size_t src_len,
+                                            uint16_t *dst,
+                                            size_t dst_cap,
+                                            uint32_t policy,
+                                            uint32_t replacement,
+                                            uint32_t flags);
+
+/**
+ * Checks that every unit of `src` is a Unicode scalar value (UTF-32 as
+ * Unicode defines it). Returns `U8X_OK`, or `U8X_ILL_FORMED` with `read`
+ * = the index of the first surrogate (`U8X_ERR_SURROGATE`) or value above
+ * 0x10FFFF (`U8X_ERR_ABOVE_MAX`), `error_len` 1. `flags` is 0 or one of
+ * `U8X_UCS4_LITTLE_ENDIAN`, `U8X_UCS4_BIG_ENDIAN`.
+ *
+ * # Safety
+ * `src` must point to `src_len` readable, 4-byte aligned `uint32_t` (or be
+ * NULL with `src_len` 0).
+ */
+struct u8x_result u8x_validate_ucs4(const uint32_t *src, size_t src_len, uint32_t flags);
 
 /**
  * Decodes UTF-8 into UTF-16 code units.

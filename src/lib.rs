@@ -194,6 +194,90 @@ pub fn utf8_len_valid_utf16(src: &[u16], order: ByteOrder) -> usize {
     Engine::best().utf8_len_valid_utf16(src, order)
 }
 
+/// Latin-1 bytes to UTF-16 units in `order`: every byte is the character
+/// of the same value, so every input converts; with `dst` `None`, only
+/// measures (`written` is then `src.len()`). Stops with
+/// [`Status::OutputFull`] when `dst` is full.
+pub fn convert_latin1_to_utf16(src: &[u8], dst: Option<&mut [u16]>, order: ByteOrder) -> Progress {
+    Engine::best().convert_latin1_to_utf16(src, dst, order)
+}
+
+/// Latin-1 bytes to UCS-4 units in `order`, as [`convert_latin1_to_utf16`].
+pub fn convert_latin1_to_ucs4(src: &[u8], dst: Option<&mut [u32]>, order: ByteOrder) -> Progress {
+    Engine::best().convert_latin1_to_ucs4(src, dst, order)
+}
+
+/// UTF-16 units in `order` to Latin-1 bytes. A character above U+00FF (a
+/// unit, or a surrogate pair: `len` 2) is [`ErrorKind::NotRepresentable`],
+/// an unpaired surrogate [`ErrorKind::Surrogate`]; `policy` stops at,
+/// replaces or drops either. With `more_input`, a high surrogate ending
+/// `src` is left unread ([`Status::Incomplete`]). With `dst` `None`, only
+/// measures.
+pub fn convert_utf16_to_latin1(
+    src: &[u16],
+    dst: Option<&mut [u8]>,
+    policy: Latin1Policy,
+    order: ByteOrder,
+    more_input: bool,
+) -> Progress {
+    Engine::best().convert_utf16_to_latin1(src, dst, policy, order, more_input)
+}
+
+/// UCS-4 units in `order` to Latin-1 bytes: as
+/// [`convert_utf16_to_latin1`], and a surrogate is
+/// [`ErrorKind::Surrogate`], a value above 0x10FFFF
+/// [`ErrorKind::AboveMax`].
+pub fn convert_ucs4_to_latin1(
+    src: &[u32],
+    dst: Option<&mut [u8]>,
+    policy: Latin1Policy,
+    order: ByteOrder,
+) -> Progress {
+    Engine::best().convert_ucs4_to_latin1(src, dst, policy, order)
+}
+
+/// UTF-16 units in `orders.0` to UCS-4 units in `orders.1`: a pair becomes
+/// one scalar; an unpaired surrogate ([`ErrorKind::Surrogate`]) is
+/// stopped at, replaced, kept as its value ([`EncodePolicy::Escape`]: any
+/// UTF-16 comes back unchanged from [`convert_ucs4_to_utf16`]) or dropped.
+/// With `more_input`, a high surrogate ending `src` is left unread. With
+/// `dst` `None`, only measures.
+pub fn convert_utf16_to_ucs4(
+    src: &[u16],
+    dst: Option<&mut [u32]>,
+    policy: EncodePolicy,
+    orders: (ByteOrder, ByteOrder),
+    more_input: bool,
+) -> Progress {
+    Engine::best().convert_utf16_to_ucs4(src, dst, policy, orders, more_input)
+}
+
+/// UCS-4 units in `orders.0` to UTF-16 units in `orders.1`, a surrogate
+/// pair for each value above U+FFFF, never split by a full `dst`. A
+/// surrogate ([`ErrorKind::Surrogate`]) or value above 0x10FFFF
+/// ([`ErrorKind::AboveMax`]) is stopped at, replaced or dropped;
+/// [`EncodePolicy::Escape`] keeps a surrogate as its unit unless a low
+/// surrogate follows a high one (the two would read back as one
+/// character: that stops as strict does), and with `more_input` leaves a
+/// high surrogate ending `src` unread. With `dst` `None`, only measures.
+pub fn convert_ucs4_to_utf16(
+    src: &[u32],
+    dst: Option<&mut [u16]>,
+    policy: EncodePolicy,
+    orders: (ByteOrder, ByteOrder),
+    more_input: bool,
+) -> Progress {
+    Engine::best().convert_ucs4_to_utf16(src, dst, policy, orders, more_input)
+}
+
+/// Checks that every unit of `src` (in `order`) is a Unicode scalar value:
+/// `read` is the valid prefix, the error the first surrogate
+/// ([`ErrorKind::Surrogate`]) or value above 0x10FFFF
+/// ([`ErrorKind::AboveMax`]).
+pub fn validate_ucs4(src: &[u32], order: ByteOrder) -> Progress {
+    Engine::best().validate_ucs4(src, order)
+}
+
 /// The first position at or after `pos` where `src` can be cut so that both
 /// halves decode to exactly the output of the whole, under every policy
 /// (under [`Policy::Strict`]: the same code points and error offset, though

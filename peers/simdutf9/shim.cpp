@@ -67,3 +67,21 @@ SD91_EXPORT size_t u8x_sd91_convert_utf8_to_latin1(const char *s, size_t n, char
 SD91_EXPORT size_t u8x_sd91_convert_latin1_to_utf8(const char *s, size_t n, char *d) {
   BODY(simdutf::convert_latin1_to_utf8(s, n, d));
 }
+SD91_EXPORT size_t u8x_sd91_convert_latin1_to_utf16le(const char *s, size_t n, char16_t *d) {
+  BODY(simdutf::convert_latin1_to_utf16le(s, n, d));
+}
+SD91_EXPORT size_t u8x_sd91_convert_utf16le_to_latin1(const char16_t *s, size_t n, char *d) {
+  BODY(simdutf::convert_utf16le_to_latin1(s, n, d));
+}
+SD91_EXPORT size_t u8x_sd91_convert_latin1_to_utf32(const char *s, size_t n, char32_t *d) {
+  BODY(simdutf::convert_latin1_to_utf32(s, n, d));
+}
+SD91_EXPORT size_t u8x_sd91_convert_utf32_to_latin1(const char32_t *s, size_t n, char *d) {
+  BODY(simdutf::convert_utf32_to_latin1(s, n, d));
+}
+SD91_EXPORT size_t u8x_sd91_convert_utf16le_to_utf32(const char16_t *s, size_t n, char32_t *d) {
+  BODY(simdutf::convert_utf16le_to_utf32(s, n, d));
+}
+SD91_EXPORT size_t u8x_sd91_convert_utf32_to_utf16le(const char32_t *s, size_t n, char16_t *d) {
+  BODY(simdutf::convert_utf32_to_utf16le(s, n, d));
+}

@@ -13,6 +13,25 @@ pub(crate) struct LoopFns {
     pub narrow_latin1: unsafe fn(&[u32], &mut [u8], Option<u8>) -> usize,
     pub ascii_blocks: unsafe fn(&[u8]) -> usize,
     pub valid_utf16_prefix: unsafe fn(&[u16], bool) -> usize,
+    pub convert: ConvertFns,
+}
+
+/// A conversion with one side in a byte order: (units read, written).
+type OneOrder<I, O> = unsafe fn(&[I], &mut [O], bool) -> (usize, usize);
+/// A conversion with both sides in a byte order.
+type TwoOrders<I, O> = unsafe fn(&[I], &mut [O], bool, bool) -> (usize, usize);
+
+/// The conversions between Latin-1, UTF-16 and UCS-4
+/// (`portable::convert`): each returns the units read and written; the
+/// flags say which sides are not in the machine's byte order.
+pub(crate) struct ConvertFns {
+    pub latin1_to_utf16: OneOrder<u8, u16>,
+    pub latin1_to_ucs4: OneOrder<u8, u32>,
+    pub utf16_to_latin1: OneOrder<u16, u8>,
+    pub ucs4_to_latin1: OneOrder<u32, u8>,
+    pub utf16_to_ucs4: TwoOrders<u16, u32>,
+    pub ucs4_to_utf16: TwoOrders<u32, u16>,
+    pub valid_ucs4_prefix: unsafe fn(&[u32], bool) -> usize,
 }
 
 /// A tier's compilation of the portable loops, callable once its table was
@@ -49,6 +68,61 @@ impl Loops {
         // SAFETY: see above.
         unsafe { (self.0.valid_utf16_prefix)(units, swap) }
     }
+    #[inline(always)]
+    pub(crate) fn convert(&self) -> &ConvertFns {
+        &self.0.convert
+    }
+}
+
+// SAFETY (every method below): as for `Loops`, whose table holds these.
+impl ConvertFns {
+    #[inline(always)]
+    pub(crate) fn latin1_to_utf16(&self, s: &[u8], d: &mut [u16], sw: bool) -> (usize, usize) {
+        // SAFETY: see above.
+        unsafe { (self.latin1_to_utf16)(s, d, sw) }
+    }
+    #[inline(always)]
+    pub(crate) fn latin1_to_ucs4(&self, s: &[u8], d: &mut [u32], sw: bool) -> (usize, usize) {
+        // SAFETY: see above.
+        unsafe { (self.latin1_to_ucs4)(s, d, sw) }
+    }
+    #[inline(always)]
+    pub(crate) fn utf16_to_latin1(&self, s: &[u16], d: &mut [u8], sw: bool) -> (usize, usize) {
+        // SAFETY: see above.
+        unsafe { (self.utf16_to_latin1)(s, d, sw) }
+    }
+    #[inline(always)]
+    pub(crate) fn ucs4_to_latin1(&self, s: &[u32], d: &mut [u8], sw: bool) -> (usize, usize) {
+        // SAFETY: see above.
+        unsafe { (self.ucs4_to_latin1)(s, d, sw) }
+    }
+    #[inline(always)]
+    pub(crate) fn utf16_to_ucs4(
+        &self,
+        s: &[u16],
+        d: &mut [u32],
+        sw16: bool,
+        sw32: bool,
+    ) -> (usize, usize) {
+        // SAFETY: see above.
+        unsafe { (self.utf16_to_ucs4)(s, d, sw16, sw32) }
+    }
+    #[inline(always)]
+    pub(crate) fn ucs4_to_utf16(
+        &self,
+        s: &[u32],
+        d: &mut [u16],
+        sw32: bool,
+        sw16: bool,
+    ) -> (usize, usize) {
+        // SAFETY: see above.
+        unsafe { (self.ucs4_to_utf16)(s, d, sw32, sw16) }
+    }
+    #[inline(always)]
+    pub(crate) fn valid_ucs4_prefix(&self, s: &[u32], sw: bool) -> usize {
+        // SAFETY: see above.
+        unsafe { (self.valid_ucs4_prefix)(s, sw) }
+    }
 }
 
 /// A tier's `mod loops`: the portable loops compiled with the tier's
@@ -64,9 +138,9 @@ macro_rules! portable_loops {
     ($($feature:literal)? $(; valid_utf16_prefix = $own_utf16:path)?) => {
         /// The portable loops compiled for this tier (see `arch::loops`).
         pub(crate) mod loops {
-            use crate::arch::loops::{LoopFns, Loops};
+            use crate::arch::loops::{ConvertFns, LoopFns, Loops};
             use crate::contract::Utf8Stats;
-            use crate::portable::{loops as each, sizes, validate_utf16};
+            use crate::portable::{convert, loops as each, sizes, validate_utf16};
 
             $(#[target_feature(enable = $feature)])?
             pub(crate) unsafe fn narrow_latin1(c: &[u32], d: &mut [u8], r: Option<u8>) -> usize {
@@ -103,10 +177,62 @@ macro_rules! portable_loops {
                 sizes::utf8_len_of_utf16(src, swap)
             }
 
+            /// The conversions between Latin-1, UTF-16 and UCS-4.
+            mod conv {
+                use super::convert;
+                $(#[target_feature(enable = $feature)])?
+                pub(super) unsafe fn latin1_to_utf16(s: &[u8], d: &mut [u16], w: bool) -> (usize, usize) {
+                    convert::latin1_to_utf16(s, d, w)
+                }
+                $(#[target_feature(enable = $feature)])?
+                pub(super) unsafe fn latin1_to_ucs4(s: &[u8], d: &mut [u32], w: bool) -> (usize, usize) {
+                    convert::latin1_to_ucs4(s, d, w)
+                }
+                $(#[target_feature(enable = $feature)])?
+                pub(super) unsafe fn utf16_to_latin1(s: &[u16], d: &mut [u8], w: bool) -> (usize, usize) {
+                    convert::utf16_to_latin1(s, d, w)
+                }
+                $(#[target_feature(enable = $feature)])?
+                pub(super) unsafe fn ucs4_to_latin1(s: &[u32], d: &mut [u8], w: bool) -> (usize, usize) {
+                    convert::ucs4_to_latin1(s, d, w)
+                }
+                $(#[target_feature(enable = $feature)])?
+                pub(super) unsafe fn utf16_to_ucs4(
+                    s: &[u16],
+                    d: &mut [u32],
+                    w16: bool,
+                    w32: bool,
+                ) -> (usize, usize) {
+                    convert::utf16_to_ucs4(s, d, w16, w32)
+                }
+                $(#[target_feature(enable = $feature)])?
+                pub(super) unsafe fn ucs4_to_utf16(
+                    s: &[u32],
+                    d: &mut [u16],
+                    w32: bool,
+                    w16: bool,
+                ) -> (usize, usize) {
+                    convert::ucs4_to_utf16(s, d, w32, w16)
+                }
+                $(#[target_feature(enable = $feature)])?
+                pub(super) unsafe fn valid_ucs4_prefix(s: &[u32], w: bool) -> usize {
+                    convert::valid_ucs4_prefix(s, w)
+                }
+            }
+
             pub(crate) static LOOPS: Loops = {
                 let fns = LoopFns {
                     narrow_latin1,
                     ascii_blocks,
+                    convert: ConvertFns {
+                        latin1_to_utf16: conv::latin1_to_utf16,
+                        latin1_to_ucs4: conv::latin1_to_ucs4,
+                        utf16_to_latin1: conv::utf16_to_latin1,
+                        ucs4_to_latin1: conv::ucs4_to_latin1,
+                        utf16_to_ucs4: conv::utf16_to_ucs4,
+                        ucs4_to_utf16: conv::ucs4_to_utf16,
+                        valid_ucs4_prefix: conv::valid_ucs4_prefix,
+                    },
                     valid_utf16_prefix: crate::arch::loops::portable_loops!(
                         @or valid_utf16_prefix $(, $own_utf16)?
                     ),

@@ -14,6 +14,7 @@
 //! - [`run`]: the shared loop; [`ucs4`]: the UTF-8 <-> UCS-4 routes.
 //! - [`fast`]: the kernels some tiers lack, one call each.
 //! - [`utf16`], [`latin1`], [`classify`]: the runtimes' forms;
+//!   [`convert`]: those forms to one another, with no UTF-8 between;
 //!   [`chunks`] converts through a buffer of code points where a tier has
 //!   no kernel of its own.
 //! - [`stopping`]: the RFC 3629 kernels made to stop where a dialect
@@ -21,6 +22,7 @@
 
 mod chunks;
 mod classify;
+mod convert;
 mod dialect;
 mod fast;
 mod latin1;

@@ -11,6 +11,7 @@
 
 mod buffers;
 mod codec;
+mod convert;
 mod errno;
 mod forms;
 mod meta;
@@ -21,6 +22,7 @@ mod types;
 mod wide;
 
 pub use codec::*;
+pub use convert::*;
 pub use forms::*;
 pub use meta::*;
 pub use posix::*;

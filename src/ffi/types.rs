@@ -190,6 +190,15 @@ pub const U8X_LITTLE_ENDIAN: u32 = 2;
 /// Flag for the UTF-16 functions: the units are big-endian (UTF-16BE).
 /// With neither flag, units are in the machine's native order.
 pub const U8X_BIG_ENDIAN: u32 = 4;
+/// Flag for the functions with a UCS-4 side (`u8x_convert_*_ucs4`,
+/// `u8x_convert_ucs4_*`, `u8x_validate_ucs4`): its units are
+/// little-endian (UTF-32LE). `U8X_LITTLE_ENDIAN` and `U8X_BIG_ENDIAN`
+/// give the order of the UTF-16 side, so both sides of a UTF-16 <-> UCS-4
+/// conversion can have their own.
+pub const U8X_UCS4_LITTLE_ENDIAN: u32 = 16;
+/// Flag for the functions with a UCS-4 side: its units are big-endian
+/// (UTF-32BE). With neither UCS-4 flag, they are in the machine's order.
+pub const U8X_UCS4_BIG_ENDIAN: u32 = 32;
 /// Flag for the functions that read UTF-8 (`u8x_validate`, `u8x_classify`,
 /// `u8x_decode_ucs4`, `u8x_count`, `u8x_decode_utf16`,
 /// `u8x_decode_latin1`): one byte order mark (U+FEFF, the bytes EF BB BF) at

@@ -31,11 +31,14 @@
 //!   which every tier compiles with its features.
 //! - [`stopping`]: the loop that stops a conversion at a dialect's forms.
 //! - [`validate_utf16`]: UTF-16 validation, pairs included, a block at a time.
+//! - [`convert`]: Latin-1, UTF-16 and UCS-4 to one another, a block at a
+//!   time, which every tier compiles with its features.
 
 #![forbid(unsafe_code)]
 
 pub(crate) mod alphabets;
 pub(crate) mod ascii;
+pub(crate) mod convert;
 pub(crate) mod count;
 pub(crate) mod decode;
 pub(crate) mod encode;

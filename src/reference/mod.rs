@@ -11,6 +11,7 @@
 pub mod ascii;
 pub mod boundary;
 pub mod classify;
+pub mod convert;
 pub mod decode;
 pub mod encode;
 pub mod latin1;

@@ -32,6 +32,12 @@ mod sys {
         pub fn u8x_sd91_utf8_length_from_utf16le(s: *const u16, n: usize) -> usize;
         pub fn u8x_sd91_convert_utf8_to_latin1(s: *const u8, n: usize, d: *mut u8) -> usize;
         pub fn u8x_sd91_convert_latin1_to_utf8(s: *const u8, n: usize, d: *mut u8) -> usize;
+        pub fn u8x_sd91_convert_latin1_to_utf16le(s: *const u8, n: usize, d: *mut u16) -> usize;
+        pub fn u8x_sd91_convert_utf16le_to_latin1(s: *const u16, n: usize, d: *mut u8) -> usize;
+        pub fn u8x_sd91_convert_latin1_to_utf32(s: *const u8, n: usize, d: *mut u32) -> usize;
+        pub fn u8x_sd91_convert_utf32_to_latin1(s: *const u32, n: usize, d: *mut u8) -> usize;
+        pub fn u8x_sd91_convert_utf16le_to_utf32(s: *const u16, n: usize, d: *mut u32) -> usize;
+        pub fn u8x_sd91_convert_utf32_to_utf16le(s: *const u32, n: usize, d: *mut u16) -> usize;
     }
 }
 
@@ -157,4 +163,52 @@ pub fn convert_latin1_to_utf8(s: &[u8], d: &mut [u8]) -> usize {
     assert!(d.len() / 2 >= s.len(), "room for two bytes per byte");
     // SAFETY: at most two output bytes per input byte, and `d` has that room.
     unsafe { sys::u8x_sd91_convert_latin1_to_utf8(s.as_ptr(), s.len(), d.as_mut_ptr()) }
+}
+
+/// `convert_latin1_to_utf16le`: units written.
+pub fn convert_latin1_to_utf16le(s: &[u8], d: &mut [u16]) -> usize {
+    available();
+    assert!(d.len() >= s.len(), "room for one unit per byte");
+    // SAFETY: one output unit per input byte, and `d` has that room.
+    unsafe { sys::u8x_sd91_convert_latin1_to_utf16le(s.as_ptr(), s.len(), d.as_mut_ptr()) }
+}
+
+/// `convert_utf16le_to_latin1`: bytes written, 0 for input Latin-1 cannot hold.
+pub fn convert_utf16le_to_latin1(s: &[u16], d: &mut [u8]) -> usize {
+    available();
+    assert!(d.len() >= s.len(), "room for one byte per unit");
+    // SAFETY: at most one output byte per input unit, and `d` has that room.
+    unsafe { sys::u8x_sd91_convert_utf16le_to_latin1(s.as_ptr(), s.len(), d.as_mut_ptr()) }
+}
+
+/// `convert_latin1_to_utf32`: units written.
+pub fn convert_latin1_to_utf32(s: &[u8], d: &mut [u32]) -> usize {
+    available();
+    assert!(d.len() >= s.len(), "room for one unit per byte");
+    // SAFETY: one output unit per input byte, and `d` has that room.
+    unsafe { sys::u8x_sd91_convert_latin1_to_utf32(s.as_ptr(), s.len(), d.as_mut_ptr()) }
+}
+
+/// `convert_utf32_to_latin1`: bytes written, 0 for input Latin-1 cannot hold.
+pub fn convert_utf32_to_latin1(s: &[u32], d: &mut [u8]) -> usize {
+    available();
+    assert!(d.len() >= s.len(), "room for one byte per unit");
+    // SAFETY: at most one output byte per input unit, and `d` has that room.
+    unsafe { sys::u8x_sd91_convert_utf32_to_latin1(s.as_ptr(), s.len(), d.as_mut_ptr()) }
+}
+
+/// `convert_utf16le_to_utf32`: units written, 0 for invalid input.
+pub fn convert_utf16le_to_utf32(s: &[u16], d: &mut [u32]) -> usize {
+    available();
+    assert!(d.len() >= s.len(), "room for one unit per unit");
+    // SAFETY: at most one output unit per input unit, and `d` has that room.
+    unsafe { sys::u8x_sd91_convert_utf16le_to_utf32(s.as_ptr(), s.len(), d.as_mut_ptr()) }
+}
+
+/// `convert_utf32_to_utf16le`: units written, 0 for invalid input.
+pub fn convert_utf32_to_utf16le(s: &[u32], d: &mut [u16]) -> usize {
+    available();
+    assert!(d.len() / 2 >= s.len(), "room for two units per unit");
+    // SAFETY: at most two output units per input unit, and `d` has that room.
+    unsafe { sys::u8x_sd91_convert_utf32_to_utf16le(s.as_ptr(), s.len(), d.as_mut_ptr()) }
 }
