@@ -79,6 +79,21 @@ static struct {
     FN(u8x_mbsinit),
     FN(u8x_mbsrtowcs),
     FN(u8x_wcsrtombs),
+    FN(u8x_convert_latin1_to_utf16),
+    FN(u8x_convert_latin1_to_ucs4),
+    FN(u8x_convert_utf16_to_latin1),
+    FN(u8x_convert_ucs4_to_latin1),
+    FN(u8x_convert_utf16_to_ucs4),
+    FN(u8x_convert_ucs4_to_utf16),
+    FN(u8x_validate_ucs4),
+    FN(u8x_validate_ascii),
+    FN(u8x_validate_ascii_utf16),
+    FN(u8x_classify_utf16),
+    FN(u8x_to_well_formed_utf16),
+    FN(u8x_swap_utf16),
+    FN(u8x_ucs4_len_utf16_valid),
+    FN(u8x_utf16_len_ucs4_valid),
+    FN(u8x_detect_encoding),
 };
 
 static void cover(any_function f) {
@@ -785,6 +800,165 @@ static void restartable(void) {
   check_context("%s", "");
 }
 
+/* ---- Latin-1, UTF-16 and UCS-4 to one another; checks and repairs -------- */
+
+static void matrix(void) {
+  size_t i;
+  const uint32_t *gs32 = (const uint32_t *)(const void *)gs;
+  const uint16_t *gs16 = (const uint16_t *)(const void *)gs;
+  uint16_t *gd16 = (uint16_t *)(void *)gd;
+  uint32_t *gd32 = (uint32_t *)(void *)gd;
+  const uint16_t *odd16 = (const uint16_t *)(const void *)(gs + 1);
+  const uint32_t *odd32 = (const uint32_t *)(const void *)(gs + 2);
+  u8x_classification info;
+  u8x_detection found;
+  static const uint32_t not_ucs4_flags[] = {U8X_UCS4_LITTLE_ENDIAN | U8X_UCS4_BIG_ENDIAN, U8X_LITTLE_ENDIAN, U8X_SKIP_BOM, 64, 0xFFFFFFFFu};
+  static const uint32_t not_latin1_policies[] = {U8X_ESCAPE, U8X_LATIN1, U8X_CP1252, 6, 0x200, 0xFFFFFFFFu};
+  COVER(u8x_convert_latin1_to_utf16);
+  COVER(u8x_convert_latin1_to_ucs4);
+  COVER(u8x_convert_utf16_to_latin1);
+  COVER(u8x_convert_ucs4_to_latin1);
+  COVER(u8x_convert_utf16_to_ucs4);
+  COVER(u8x_convert_ucs4_to_utf16);
+  COVER(u8x_validate_ucs4);
+  COVER(u8x_validate_ascii);
+  COVER(u8x_validate_ascii_utf16);
+  COVER(u8x_classify_utf16);
+  COVER(u8x_to_well_formed_utf16);
+  COVER(u8x_swap_utf16);
+  COVER(u8x_ucs4_len_utf16_valid);
+  COVER(u8x_utf16_len_ucs4_valid);
+  COVER(u8x_detect_encoding);
+
+  check_context("matrix: refused, nothing read or written");
+  /* NULL with a length, input or output */
+  BAD(u8x_convert_latin1_to_utf16(NULL, 1, gd16, 8, 0));
+  BAD(u8x_convert_latin1_to_ucs4(NULL, 1, gd32, 8, 0));
+  BAD(u8x_convert_utf16_to_latin1(NULL, 1, gd, 8, U8X_STRICT, 0, 0));
+  BAD(u8x_convert_ucs4_to_latin1(NULL, 1, gd, 8, U8X_STRICT, 0, 0));
+  BAD(u8x_convert_utf16_to_ucs4(NULL, 1, gd32, 8, U8X_STRICT, 0, 0));
+  BAD(u8x_convert_ucs4_to_utf16(NULL, 1, gd16, 8, U8X_STRICT, 0, 0));
+  BAD(u8x_convert_latin1_to_utf16(gs, 4, NULL, 8, 0));
+  BAD(u8x_convert_utf16_to_ucs4(gs16, 4, NULL, 8, U8X_STRICT, 0, 0));
+  BAD(u8x_convert_ucs4_to_utf16(gs32, 4, NULL, 1, U8X_STRICT, 0, 0));
+  BAD(u8x_validate_ucs4(NULL, 1, 0));
+  BAD(u8x_validate_ascii(NULL, 1));
+  BAD(u8x_validate_ascii_utf16(NULL, 1, 0));
+  BAD(u8x_classify_utf16(NULL, 1, 0, &info));
+  BAD(u8x_to_well_formed_utf16(NULL, 1, gd16, 8, U8X_REPLACEMENT_CHARACTER, 0));
+  BAD(u8x_to_well_formed_utf16(gs16, 4, NULL, 8, U8X_REPLACEMENT_CHARACTER, 0));
+  BAD(u8x_swap_utf16(NULL, 1, gd16, 8));
+  CHECK_EQ(u8x_ucs4_len_utf16_valid(NULL, 1, 0), U8X_BAD_SIZE);
+  CHECK_EQ(u8x_utf16_len_ucs4_valid(NULL, 1, 0), U8X_BAD_SIZE);
+  BAD(u8x_detect_encoding(NULL, 1, &found));
+  /* misaligned units, even when empty; misaligned info */
+  BAD(u8x_convert_utf16_to_ucs4(odd16, 2, gd32, 8, U8X_STRICT, 0, 0));
+  BAD(u8x_convert_utf16_to_latin1(odd16, 0, gd, 8, U8X_STRICT, 0, 0));
+  BAD(u8x_convert_ucs4_to_utf16(odd32, 2, gd16, 8, U8X_STRICT, 0, 0));
+  BAD(u8x_convert_ucs4_to_latin1(odd32, 0, gd, 8, U8X_STRICT, 0, 0));
+  BAD(u8x_convert_latin1_to_utf16(gs, 4, (uint16_t *)(void *)(gd - 3), 8, 0));
+  BAD(u8x_convert_latin1_to_ucs4(gs, 4, (uint32_t *)(void *)(gd - 6), 8, 0));
+  BAD(u8x_convert_utf16_to_ucs4(gs16, 4, (uint32_t *)(void *)(gd - 6), 8, U8X_STRICT, 0, 0));
+  BAD(u8x_validate_ucs4(odd32, 1, 0));
+  BAD(u8x_validate_ascii_utf16(odd16, 1, 0));
+  BAD(u8x_classify_utf16(gs16, 2, 0, (u8x_classification *)(void *)(gd + 1)));
+  BAD(u8x_classify_utf16(gs16, 2, 0, NULL));
+  BAD(u8x_to_well_formed_utf16(odd16, 2, gd16, 8, U8X_REPLACEMENT_CHARACTER, 0));
+  BAD(u8x_swap_utf16(odd16, 2, gd16, 8));
+  CHECK_EQ(u8x_ucs4_len_utf16_valid(odd16, 2, 0), U8X_BAD_SIZE);
+  CHECK_EQ(u8x_utf16_len_ucs4_valid(odd32, 2, 0), U8X_BAD_SIZE);
+  BAD(u8x_detect_encoding(gs, 4, NULL));
+  BAD(u8x_detect_encoding(gs, 4, (u8x_detection *)(void *)(gd + 2)));
+  /* lengths no buffer can have */
+  BAD(u8x_convert_latin1_to_utf16(gs, HUGE_LEN, gd16, 8, 0));
+  BAD(u8x_convert_utf16_to_ucs4(gs16, HUGE_LEN / 2, gd32, 8, U8X_STRICT, 0, 0));
+  BAD(u8x_convert_ucs4_to_utf16(gs32, HUGE_LEN / 4, gd16, 8, U8X_STRICT, 0, 0));
+  BAD(u8x_convert_ucs4_to_utf16(gs32, 1, gd16, SIZE_MAX, U8X_STRICT, 0, 0));
+  BAD(u8x_validate_ucs4(gs32, HUGE_LEN / 4, 0));
+  BAD(u8x_validate_ascii(gs, SIZE_MAX));
+  BAD(u8x_detect_encoding((const uint8_t *)TOP_ADDRESS, 16, &found));
+  BAD(u8x_swap_utf16((const uint16_t *)TOP_ADDRESS, 8, gd16, 8));
+  CHECK_EQ(u8x_utf16_len_ucs4_valid((const uint32_t *)TOP_ADDRESS, 8, 0), U8X_BAD_SIZE);
+  /* flags, policies, replacements */
+  for (i = 0; i < COUNT_OF(not_utf16_flags); i++) {
+    BAD(u8x_convert_latin1_to_utf16(gs, 4, gd16, 8, not_utf16_flags[i]));
+    BAD(u8x_convert_utf16_to_latin1(gs16, 4, gd, 8, U8X_STRICT, 0, not_utf16_flags[i]));
+    BAD(u8x_validate_ascii_utf16(gs16, 4, not_utf16_flags[i]));
+    BAD(u8x_classify_utf16(gs16, 4, not_utf16_flags[i], &info));
+    BAD(u8x_to_well_formed_utf16(gs16, 4, gd16, 8, U8X_REPLACEMENT_CHARACTER, not_utf16_flags[i]));
+    CHECK_EQ(u8x_ucs4_len_utf16_valid(gs16, 4, not_utf16_flags[i]), U8X_BAD_SIZE);
+  }
+  for (i = 0; i < COUNT_OF(not_ucs4_flags); i++) {
+    BAD(u8x_convert_latin1_to_ucs4(gs, 4, gd32, 8, not_ucs4_flags[i]));
+    BAD(u8x_convert_ucs4_to_latin1(gs32, 4, gd, 8, U8X_STRICT, 0, not_ucs4_flags[i]));
+    BAD(u8x_validate_ucs4(gs32, 4, not_ucs4_flags[i]));
+    CHECK_EQ(u8x_utf16_len_ucs4_valid(gs32, 4, not_ucs4_flags[i]), U8X_BAD_SIZE);
+  }
+  BAD(u8x_convert_latin1_to_utf16(gs, 4, gd16, 8, U8X_MORE_INPUT));
+  BAD(u8x_convert_utf16_to_ucs4(gs16, 4, gd32, 8, U8X_STRICT, 0, U8X_SKIP_BOM));
+  BAD(u8x_convert_ucs4_to_utf16(gs32, 4, gd16, 8, U8X_STRICT, 0, 64));
+  for (i = 0; i < COUNT_OF(not_policies); i++) {
+    BAD(u8x_convert_utf16_to_ucs4(gs16, 4, gd32, 8, not_policies[i], U8X_REPLACEMENT_CHARACTER, 0));
+    BAD(u8x_convert_ucs4_to_utf16(gs32, 4, gd16, 8, not_policies[i], U8X_REPLACEMENT_CHARACTER, 0));
+  }
+  for (i = 0; i < COUNT_OF(not_latin1_policies); i++) {
+    BAD(u8x_convert_utf16_to_latin1(gs16, 4, gd, 8, not_latin1_policies[i], '?', 0));
+    BAD(u8x_convert_ucs4_to_latin1(gs32, 4, gd, 8, not_latin1_policies[i], '?', 0));
+  }
+  for (i = 0; i < COUNT_OF(not_scalars); i++) {
+    BAD(u8x_convert_utf16_to_ucs4(gs16, 4, gd32, 8, U8X_REPLACE, not_scalars[i], 0));
+    BAD(u8x_convert_ucs4_to_utf16(gs32, 4, gd16, 8, U8X_REPLACE, not_scalars[i], 0));
+    BAD(u8x_to_well_formed_utf16(gs16, 4, gd16, 8, not_scalars[i], 0));
+  }
+  BAD(u8x_to_well_formed_utf16(gs16, 4, gd16, 8, 0x10000, 0)); /* a pair would change the length */
+  BAD(u8x_convert_utf16_to_latin1(gs16, 4, gd, 8, U8X_REPLACE, 0x100, 0));
+  BAD(u8x_convert_ucs4_to_latin1(gs32, 4, gd, 8, U8X_REPLACE, 0xFFFFFFFFu, 0));
+  /* overlap, and in place with too small a capacity */
+  BAD(u8x_convert_latin1_to_utf16(gs, 8, (uint16_t *)(void *)(gs + 4), 8, 0));
+  BAD(u8x_convert_utf16_to_ucs4(gs16, 4, (uint32_t *)(void *)gs, 8, U8X_STRICT, 0, 0));
+  BAD(u8x_convert_ucs4_to_utf16(gs32, 4, (uint16_t *)(void *)(gs + 8), 8, U8X_STRICT, 0, 0));
+  BAD(u8x_to_well_formed_utf16(gs16, 4, (uint16_t *)(void *)(gs + 2), 8, U8X_REPLACEMENT_CHARACTER, 0));
+  BAD(u8x_to_well_formed_utf16(gs16, 4, (uint16_t *)(void *)gs, 3, U8X_REPLACEMENT_CHARACTER, 0));
+  BAD(u8x_swap_utf16(gs16, 4, (uint16_t *)(void *)(gs + 2), 8));
+  BAD(u8x_swap_utf16(gs16, 4, (uint16_t *)(void *)gs, 3));
+
+  check_context("matrix: legal edges");
+  CHECK_RESULT(u8x_convert_latin1_to_utf16(NULL, 0, NULL, 0, 0), U8X_OK, U8X_ERR_NONE, 0, 0, 0);
+  CHECK_RESULT(u8x_convert_utf16_to_ucs4(gs16, 0, gd32, 8, U8X_STRICT, 0, U8X_UCS4_BIG_ENDIAN), U8X_OK, U8X_ERR_NONE, 0, 0, 0);
+  CHECK_RESULT(u8x_convert_ucs4_to_utf16(NULL, 0, gd16, 8, U8X_ESCAPE, 0, U8X_MORE_INPUT), U8X_OK, U8X_ERR_NONE, 0, 0, 0);
+  CHECK_RESULT(u8x_validate_ucs4(NULL, 0, U8X_UCS4_LITTLE_ENDIAN), U8X_OK, U8X_ERR_NONE, 0, 0, 0);
+  CHECK_RESULT(u8x_validate_ascii(gs, 0), U8X_OK, U8X_ERR_NONE, 0, 0, 0);
+  CHECK_RESULT(u8x_to_well_formed_utf16(gs16, 0, (uint16_t *)(void *)gs, 0, U8X_REPLACEMENT_CHARACTER, 0), U8X_OK, U8X_ERR_NONE, 0, 0, 0);
+  CHECK_RESULT(u8x_swap_utf16(NULL, 0, NULL, 0), U8X_OK, U8X_ERR_NONE, 0, 0, 0);
+  CHECK_RESULT(u8x_swap_utf16(gs16, 5, NULL, 0), U8X_OK, U8X_ERR_NONE, 5, 5, 0); /* measures, reads nothing */
+  CHECK_RESULT(u8x_detect_encoding(NULL, 0, &found), U8X_OK, U8X_ERR_NONE, 0, 0, 0);
+  CHECK_EQ(found.valid, 31);
+  CHECK_EQ(found.likely, U8X_ENCODING_UTF8);
+  fill();
+  {
+    /* inputs and outputs flush against the guard pages */
+    const uint16_t *s16 = (const uint16_t *)(const void *)input_at_end(units, sizeof units);
+    CHECK_RESULT(u8x_convert_utf16_to_ucs4(s16, 3, gd32, 0, U8X_STRICT, 0, 0), U8X_OUTPUT_FULL, U8X_ERR_NONE, 0, 0, 0);
+    CHECK_RESULT(u8x_convert_utf16_to_ucs4(s16, 3, (uint32_t *)(void *)(out.end - 12), 3, U8X_STRICT, 0, 0), U8X_OK, U8X_ERR_NONE, 3, 3, 0);
+    CHECK_BYTES(out.end - 12, 12, cps, 12);
+    CHECK_RESULT(u8x_convert_utf16_to_latin1(s16, 3, NULL, 0, U8X_REPLACE, '?', 0), U8X_OK, U8X_ERR_NONE, 3, 3, 0);
+    CHECK_RESULT(u8x_convert_utf16_to_latin1(s16, 3, out.end - 3, 3, U8X_STRICT, 0, 0), U8X_ILL_FORMED, U8X_ERR_NOT_REPRESENTABLE, 2, 2, 1);
+    CHECK_RESULT(u8x_swap_utf16(s16, 3, (uint16_t *)(void *)(out.end - 6), 3), U8X_OK, U8X_ERR_NONE, 3, 3, 0);
+    CHECK_RESULT(u8x_classify_utf16(s16, 3, 0, &info), U8X_OK, U8X_ERR_NONE, 3, 0, 0);
+    CHECK_EQ(info.width, U8X_WIDTH_BMP);
+    CHECK_EQ(u8x_ucs4_len_utf16_valid(s16, 3, 0), 3);
+  }
+  fill();
+  {
+    const uint32_t *s32 = (const uint32_t *)(const void *)input_at_end(cps, sizeof cps);
+    CHECK_RESULT(u8x_convert_ucs4_to_utf16(s32, 3, (uint16_t *)(void *)(out.end - 6), 3, U8X_STRICT, 0, 0), U8X_OK, U8X_ERR_NONE, 3, 3, 0);
+    CHECK_BYTES(out.end - 6, 6, units, 6);
+    CHECK_RESULT(u8x_validate_ucs4(s32, 3, 0), U8X_OK, U8X_ERR_NONE, 3, 0, 0);
+    CHECK_EQ(u8x_utf16_len_ucs4_valid(s32, 3, 0), 3);
+  }
+  check_context("%s", "");
+}
+
 int main(void) {
   size_t i, covered = 0;
   check_begin("args_guarded");
@@ -800,6 +974,7 @@ int main(void) {
   no_pointers();
   posix();
   restartable();
+  matrix();
   check_context("coverage");
   for (i = 0; i < COUNT_OF(functions); i++) {
     if (!functions[i].covered) printf("  not covered: %s\n", functions[i].name);

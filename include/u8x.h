@@ -114,6 +114,31 @@
 #define U8X_REPLACEMENT_CHARACTER 65533
 
 /**
+ * Flag bit of `u8x_detection`: valid UTF-8.
+ */
+#define U8X_ENCODING_UTF8 1
+
+/**
+ * Flag bit of `u8x_detection`: valid UTF-16LE.
+ */
+#define U8X_ENCODING_UTF16LE 2
+
+/**
+ * Flag bit of `u8x_detection`: valid UTF-16BE.
+ */
+#define U8X_ENCODING_UTF16BE 4
+
+/**
+ * Flag bit of `u8x_detection`: valid UTF-32LE.
+ */
+#define U8X_ENCODING_UTF32LE 8
+
+/**
+ * Flag bit of `u8x_detection`: valid UTF-32BE.
+ */
+#define U8X_ENCODING_UTF32BE 16
+
+/**
  * How a call ended.
  */
 enum u8x_status
@@ -520,6 +545,25 @@ typedef struct u8x_mbstate_t {
    */
   uint8_t bytes[3];
 } u8x_mbstate_t;
+
+/**
+ * What `u8x_detect_encoding` found.
+ */
+typedef struct u8x_detection {
+  /**
+   * The encodings the bytes are valid as: `U8X_ENCODING_*` bits OR-ed.
+   */
+  uint32_t valid;
+  /**
+   * The most likely of them, one `U8X_ENCODING_*` bit, or 0 for none.
+   */
+  uint32_t likely;
+  /**
+   * The bytes of the byte order mark that chose `likely` (0 without
+   * one): the text starts after them.
+   */
+  size_t bom_len;
+} u8x_detection;
 
 #ifdef __cplusplus
 extern "C" {
@@ -1371,6 +1415,138 @@ size_t u8x_mbsrtowcs(wchar_t *dst, const char **src, size_t len, struct u8x_mbst
  */
 size_t u8x_wcsrtombs(char *dst, const wchar_t **src, size_t len, struct u8x_mbstate_t *ps);
 
+/**
+ * Checks that every byte of `src` is ASCII (below 0x80). Returns `U8X_OK`,
+ * or `U8X_ILL_FORMED` with `read` = the first byte that is not
+ * (`U8X_ERR_NOT_REPRESENTABLE`, `error_len` 1).
+ *
+ * # Safety
+ * `src` must point to `src_len` readable bytes (or be NULL with `src_len` 0).
+ */
+struct u8x_result u8x_validate_ascii(const uint8_t *src, size_t src_len);
+
+/**
+ * Checks that every UTF-16 unit of `src` is ASCII (can this two-byte
+ * string be an ASCII one-byte string), as `u8x_validate_ascii` does for
+ * bytes; `read` is units. `flags` is 0 or one of `U8X_LITTLE_ENDIAN`,
+ * `U8X_BIG_ENDIAN`. (`u8x_classify_utf16` tells Latin-1 apart too.)
+ *
+ * # Safety
+ * `src` must point to `src_len` readable, 2-byte aligned `uint16_t` (or be
+ * NULL with `src_len` 0).
+ */
+struct u8x_result u8x_validate_ascii_utf16(const uint16_t *src, size_t src_len, uint32_t flags);
+
+/**
+ * Validates UTF-16 and, in the same pass, tells a runtime which string
+ * holds it: the widest character (`U8X_WIDTH_ASCII` or `U8X_WIDTH_LATIN1`:
+ * it can be a one-byte string; `U8X_WIDTH_BMP`; `U8X_WIDTH_SUPPLEMENTARY`:
+ * it has pairs) and the code points, for the well-formed prefix
+ * (`utf16_units` is its length). Returns what `u8x_validate_utf16` returns
+ * for `src` and `flags`. `info` must not be NULL.
+ *
+ * # Safety
+ * `src` must point to `src_len` readable, 2-byte aligned `uint16_t` (or be
+ * NULL with `src_len` 0); `info` must point to a writable
+ * `u8x_classification`.
+ */
+struct u8x_result u8x_classify_utf16(const uint16_t *src,
+                                     size_t src_len,
+                                     uint32_t flags,
+                                     struct u8x_classification *info);
+
+/**
+ * Makes UTF-16 well-formed: each unpaired surrogate becomes `replacement`
+ * (JavaScript's `String.prototype.toWellFormed`, WebIDL's USVString,
+ * with `U8X_REPLACEMENT_CHARACTER`), the rest is copied as it is, so the
+ * output has as many units as the input. `handled` counts the
+ * replacements. `replacement` must be a BMP scalar value (not a
+ * surrogate, at most 0xFFFF). `flags` is `U8X_MORE_INPUT` (a high
+ * surrogate ending the input is then left for the next chunk:
+ * `U8X_INCOMPLETE`, `read` before it) and at most one of
+ * `U8X_LITTLE_ENDIAN`, `U8X_BIG_ENDIAN` (the order of both sides).
+ *
+ * In place with `dst` == `src` (then `dst_cap` must be at least
+ * `src_len`); otherwise `dst` must not overlap `src`, and at most
+ * `dst_cap` units are written, never half a pair (`U8X_OUTPUT_FULL`: call
+ * again from `src + read`). With `dst` NULL and `dst_cap` 0, nothing is
+ * written and `handled` says how many units would be replaced. Returns
+ * `U8X_OK`, `U8X_INCOMPLETE`, `U8X_OUTPUT_FULL` or `U8X_BAD_ARGUMENT`.
+ *
+ * # Safety
+ * `src` must point to `src_len` readable, 2-byte aligned `uint16_t` and
+ * `dst` to `dst_cap` writable ones (each may be NULL when its length is 0).
+ */
+struct u8x_result u8x_to_well_formed_utf16(const uint16_t *src,
+                                           size_t src_len,
+                                           uint16_t *dst,
+                                           size_t dst_cap,
+                                           uint32_t replacement,
+                                           uint32_t flags);
+
+/**
+ * Swaps the bytes of each UTF-16 unit (UTF-16LE to UTF-16BE and back),
+ * in place with `dst` == `src`, or into `dst` (not overlapping `src`),
+ * at most `dst_cap` units (`U8X_OUTPUT_FULL` when fewer than `src_len`);
+ * with `dst` NULL and `dst_cap` 0, `written` is the size, `src_len`.
+ * Returns `U8X_OK`, `U8X_OUTPUT_FULL` or `U8X_BAD_ARGUMENT`; `read` and
+ * `written` are units.
+ *
+ * # Safety
+ * `src` must point to `src_len` readable, 2-byte aligned `uint16_t` and
+ * `dst` to `dst_cap` writable ones (each may be NULL when its length is 0).
+ */
+struct u8x_result u8x_swap_utf16(const uint16_t *src,
+                                 size_t src_len,
+                                 uint16_t *dst,
+                                 size_t dst_cap);
+
+/**
+ * The code points (UCS-4 units) in `src`, which the caller knows is
+ * well-formed UTF-16: its units less its low surrogates, at memory speed,
+ * no checks (meaningless but defined otherwise). `flags` is 0 or one of
+ * `U8X_LITTLE_ENDIAN`, `U8X_BIG_ENDIAN`. `U8X_BAD_SIZE` for bad arguments.
+ *
+ * # Safety
+ * `src` must point to `src_len` readable, 2-byte aligned `uint16_t` (or be
+ * NULL with `src_len` 0).
+ */
+size_t u8x_ucs4_len_utf16_valid(const uint16_t *src, size_t src_len, uint32_t flags);
+
+/**
+ * The UTF-16 units `src` needs, which the caller knows holds Unicode
+ * scalar values: one each and a second for each above U+FFFF, at memory
+ * speed, no checks. `flags` is 0 or one of `U8X_UCS4_LITTLE_ENDIAN`,
+ * `U8X_UCS4_BIG_ENDIAN`. `U8X_BAD_SIZE` for bad arguments.
+ *
+ * # Safety
+ * `src` must point to `src_len` readable, 4-byte aligned `uint32_t` (or be
+ * NULL with `src_len` 0).
+ */
+size_t u8x_utf16_len_ucs4_valid(const uint32_t *src, size_t src_len, uint32_t flags);
+
+/**
+ * Tells which of UTF-8, UTF-16LE, UTF-16BE, UTF-32LE and UTF-32BE the
+ * bytes at `src` are valid as (`valid`, `U8X_ENCODING_*` bits; all five
+ * for empty input), and the most likely one (`likely`), in one pass.
+ *
+ * A byte order mark at the start decides alone: `valid` and `likely` are
+ * its encoding if the bytes after it are valid in it (`bom_len` then
+ * says how many to skip), otherwise 0 (FF FE 00 00 is UTF-32LE's mark if
+ * what follows is UTF-32LE, else UTF-16LE's and U+0000). Without one,
+ * `likely` is UTF-8 if valid (ASCII is), then UTF-32 (LE first), then
+ * UTF-16: little-endian unless more units have a zero high byte read
+ * big-endian; 0 when none is valid. Returns `U8X_OK`, or
+ * `U8X_BAD_ARGUMENT` (bad `src`, or `info` NULL).
+ *
+ * # Safety
+ * `src` must point to `src_len` readable bytes (or be NULL with `src_len`
+ * 0); `info` must point to a writable `u8x_detection`.
+ */
+struct u8x_result u8x_detect_encoding(const uint8_t *src,
+                                      size_t src_len,
+                                      struct u8x_detection *info);
+
 #ifdef __cplusplus
 }  /* extern "C" */
 #endif  /* __cplusplus */
@@ -1403,6 +1579,10 @@ U8X_ABI_CHECK(classification_width, offsetof(u8x_classification, width) == 0);
 U8X_ABI_CHECK(classification_code_points, offsetof(u8x_classification, code_points) == sizeof(size_t));
 U8X_ABI_CHECK(classification_utf16_units, offsetof(u8x_classification, utf16_units) == 2 * sizeof(size_t));
 U8X_ABI_CHECK(classification_size, sizeof(u8x_classification) == 3 * sizeof(size_t));
+U8X_ABI_CHECK(detection_valid, offsetof(u8x_detection, valid) == 0);
+U8X_ABI_CHECK(detection_likely, offsetof(u8x_detection, likely) == 4);
+U8X_ABI_CHECK(detection_bom_len, offsetof(u8x_detection, bom_len) == 8);
+U8X_ABI_CHECK(detection_size, sizeof(u8x_detection) == 8 + sizeof(size_t));
 U8X_ABI_CHECK(mbstate_size, sizeof(u8x_mbstate_t) == 4);
 U8X_ABI_CHECK(mbstate_bytes, offsetof(u8x_mbstate_t, bytes) == 1);
 #ifdef _WIN32

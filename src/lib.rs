@@ -31,8 +31,8 @@ mod types;
 pub use arch::Tier;
 pub use engine::{Engine, TierRequest};
 pub use types::{
-    ByteOrder, Classification, Dialect, EncodePolicy, ErrorKind, Latin1Policy, Policy, Progress,
-    Status, Utf8Error, Width, REPLACE,
+    ByteOrder, Classification, Detection, Dialect, EncodePolicy, Encoding, ErrorKind, Latin1Policy,
+    Policy, Progress, Status, Utf8Error, Width, REPLACE,
 };
 
 /// Checks that `src` is UTF-8. Same verdict, offset and `error_len` as
@@ -276,6 +276,83 @@ pub fn convert_ucs4_to_utf16(
 /// ([`ErrorKind::AboveMax`]).
 pub fn validate_ucs4(src: &[u32], order: ByteOrder) -> Progress {
     Engine::best().validate_ucs4(src, order)
+}
+
+/// Checks that every byte of `src` is ASCII (below 0x80): `read` is the
+/// ASCII prefix, the error ([`ErrorKind::NotRepresentable`]) the first
+/// byte that is not.
+pub fn validate_ascii(src: &[u8]) -> Progress {
+    Engine::best().validate_ascii(src)
+}
+
+/// Checks that every UTF-16 unit of `src` (in `order`) is ASCII, as
+/// [`validate_ascii`] does for bytes.
+pub fn validate_ascii_utf16(src: &[u16], order: ByteOrder) -> Progress {
+    Engine::best().validate_ascii_utf16(src, order)
+}
+
+/// Validates UTF-16 (as [`validate_utf16`]) and, for its well-formed
+/// prefix, finds the widest character and counts characters: whether a
+/// two-byte string can be a one-byte (Latin-1) or ASCII one, in one pass.
+/// `utf16_units` is the prefix's length.
+pub fn classify_utf16(src: &[u16], order: ByteOrder, more_input: bool) -> Classification {
+    Engine::best().classify_utf16(src, order, more_input)
+}
+
+/// Replaces each unpaired surrogate of `units` (in `order`) by
+/// `replacement` (a BMP code point, as `units` native values), in place:
+/// JavaScript's `String.prototype.toWellFormed`. `handled` counts them.
+/// With `more_input`, a high surrogate ending `units` is left as it is
+/// ([`Status::Incomplete`], `read` before it).
+pub fn to_well_formed_utf16(
+    units: &mut [u16],
+    replacement: u16,
+    order: ByteOrder,
+    more_input: bool,
+) -> Progress {
+    Engine::best().to_well_formed_utf16(units, replacement, order, more_input)
+}
+
+/// [`to_well_formed_utf16`] from `src` into `dst`, never splitting a pair
+/// ([`Status::OutputFull`] when `dst` is shorter).
+pub fn to_well_formed_utf16_into(
+    src: &[u16],
+    dst: &mut [u16],
+    replacement: u16,
+    order: ByteOrder,
+    more_input: bool,
+) -> Progress {
+    Engine::best().to_well_formed_utf16_into(src, dst, replacement, order, more_input)
+}
+
+/// UTF-16 units with their bytes swapped (little-endian to big-endian or
+/// back), from `src` into `dst`, as many as fit.
+pub fn swap_utf16(src: &[u16], dst: &mut [u16]) -> Progress {
+    Engine::best().swap_utf16(src, dst)
+}
+
+/// [`swap_utf16`] in place.
+pub fn swap_utf16_in_place(units: &mut [u16]) {
+    Engine::best().swap_utf16_in_place(units)
+}
+
+/// Code points (UCS-4 units) in `src`, well-formed UTF-16 in `order`: its
+/// units less its low surrogates, with no checks (meaningless but defined
+/// for other input).
+pub fn ucs4_len_utf16_valid(src: &[u16], order: ByteOrder) -> usize {
+    Engine::best().ucs4_len_utf16_valid(src, order)
+}
+
+/// UTF-16 units for `src`, Unicode scalar values in `order`: one each and
+/// a second for each above U+FFFF, with no checks.
+pub fn utf16_len_ucs4_valid(src: &[u32], order: ByteOrder) -> usize {
+    Engine::best().utf16_len_ucs4_valid(src, order)
+}
+
+/// Which of UTF-8, UTF-16LE/BE and UTF-32LE/BE `src` is valid as, and the
+/// most likely of them, in one pass; a byte order mark decides alone.
+pub fn detect_encoding(src: &[u8]) -> Detection {
+    Engine::best().detect_encoding(src)
 }
 
 /// The first position at or after `pos` where `src` can be cut so that both

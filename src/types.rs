@@ -243,3 +243,56 @@ pub struct Classification {
     /// character above U+FFFF).
     pub utf16_units: usize,
 }
+
+/// A text encoding that detection tells apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// UTF-8 (RFC 3629).
+    Utf8,
+    /// UTF-16, little-endian.
+    Utf16Le,
+    /// UTF-16, big-endian.
+    Utf16Be,
+    /// UTF-32, little-endian.
+    Utf32Le,
+    /// UTF-32, big-endian.
+    Utf32Be,
+}
+
+impl Encoding {
+    /// Every encoding, in the order of their bits.
+    pub const ALL: [Encoding; 5] = [
+        Encoding::Utf8,
+        Encoding::Utf16Le,
+        Encoding::Utf16Be,
+        Encoding::Utf32Le,
+        Encoding::Utf32Be,
+    ];
+
+    /// This encoding's bit in [`Detection::valid`]: 1, 2, 4, 8, 16 in the
+    /// order of [`Encoding::ALL`].
+    pub const fn bit(self) -> u32 {
+        1 << self as u32
+    }
+
+    /// Bytes in one code unit.
+    pub const fn unit(self) -> usize {
+        match self {
+            Encoding::Utf8 => 1,
+            Encoding::Utf16Le | Encoding::Utf16Be => 2,
+            Encoding::Utf32Le | Encoding::Utf32Be => 4,
+        }
+    }
+}
+
+/// What [`crate::detect_encoding`] found in bytes of unknown encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Detection {
+    /// The encodings the bytes are valid as, one [`Encoding::bit`] each
+    /// (after the byte order mark, which leaves only its own).
+    pub valid: u32,
+    /// The most likely of them, or `None` when there is none.
+    pub likely: Option<Encoding>,
+    /// The bytes of the byte order mark that chose `likely` (0 without one).
+    pub bom_len: usize,
+}

@@ -114,7 +114,7 @@ setup(
     ext_modules=[
         Extension(
             "u8x._u8x",
-            sources=["src/module.c", "src/decode.c", "src/encode.c"],
+            sources=["src/module.c", "src/decode.c", "src/encode.c", "src/forms.c"],
             depends=["src/u8xpy.h"],
             extra_compile_args=["-O3", "-std=c11", "-Wall", "-Wextra", "-Wno-unused-parameter",
                                 "-Wno-missing-field-initializers", "-Wno-cast-function-type"],

@@ -55,7 +55,7 @@ impl Form {
     }
 
     /// The unit at the start of `bytes` (at least one unit long).
-    fn unit(self, bytes: &[u8]) -> u32 {
+    pub fn unit(self, bytes: &[u8]) -> u32 {
         match self {
             Form::Utf32Le => u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]),
             Form::Utf32Be => u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]),
@@ -164,7 +164,7 @@ fn place(strict: bool, file: Option<&File>, dialect: Dialect) -> Place<'_> {
 
 /// The bytes of `units` in memory order: no copy between the library's
 /// output and the write.
-fn bytes_of<T: Copy>(units: &[T]) -> &[u8] {
+pub fn bytes_of<T: Copy>(units: &[T]) -> &[u8] {
     // SAFETY: `T` is u16 or u32 here (plain integers: no padding, every byte
     // initialised); u8 has no alignment requirement and any value is valid;
     // the slice covers exactly the `size_of_val(units)` bytes of `units` and

@@ -239,12 +239,17 @@ forms are utf-8, utf-32le, utf-32be, utf-16le, utf-16be and latin1.
 
 From utf-8 this is 'u8x decode --to', to utf-8 'u8x encode --from', and
 utf-8 to utf-8 is 'u8x fix' with its exit statuses and summary (strict: 'u8x
-decode' without the decoding; escape is refused). Between two other forms
-the text goes through UTF-8: the --policy applies to the input as 'encode'
-applies it (strict, replace, escape, ignore), then, for latin1 output, to
-characters above U+00FF as 'decode' does (strict stops, replace writes '?',
-ignore drops them). escape carries U+DC80..U+DCFF through unchanged (UTF-16
-and UTF-32 keep them as lone surrogates).
+decode' without the decoding; escape is refused). Between latin1, a utf-16
+and a utf-32 form the text is converted directly, with no UTF-8 between:
+the --policy applies to the input's invalid units (unpaired surrogates;
+in UTF-32 also values above 0x10FFFF) and, for latin1 output, to
+characters above U+00FF (strict stops, replace writes U+FFFD, or '?' in
+latin1, ignore drops them). escape keeps every unpaired surrogate as its
+value, so UTF-16 goes to UTF-32 and back unchanged; it stops as strict
+does at a UTF-32 value above 0x10FFFF and at a high surrogate value
+followed by a low one (which UTF-16 would read back as one character).
+Between two forms of the same kind (utf-16le to utf-16be, utf-32le to
+utf-32be) the text goes through UTF-8, with the policy of 'encode'.
 
 Under every policy but strict, how many errors it handled is said on
 standard error as 'decode' and 'encode' say it (not with -q), each counted

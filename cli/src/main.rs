@@ -13,6 +13,7 @@ mod args;
 mod check;
 mod convert;
 mod dialect;
+mod direct;
 mod files;
 mod fix;
 mod help;
@@ -518,12 +519,16 @@ fn convert_command(
                 .map(|(e, n)| (Outcome::Encoded(e), n))
         }
         Conversion::Transcode(from, to) => {
-            convert::transcode(Chunks::prefetched(reader), out, from, to, &progress).map(
-                |(t, n)| match t {
-                    Transcoded::Encoded(e) => (Outcome::Encoded(e), n),
-                    Transcoded::Decoded(d) => (Outcome::Transcoded(from.form(), d), n),
-                },
-            )
+            let chunks = Chunks::prefetched(reader);
+            let result = if direct::applies(from, to) {
+                direct::transcode(chunks, out, from, to, &progress)
+            } else {
+                convert::transcode(chunks, out, from, to, &progress)
+            };
+            result.map(|(t, n)| match t {
+                Transcoded::Encoded(e) => (Outcome::Encoded(e), n),
+                Transcoded::Decoded(d) => (Outcome::Transcoded(from.form(), d), n),
+            })
         }
     };
     drop(progress);

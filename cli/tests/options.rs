@@ -278,16 +278,30 @@ fn convert_errors_and_policies() {
     assert_eq!(run.stderr, "u8x: dropped 2 unpaired surrogates\n");
     let run = u8x(&[&args[..], &["-q", "--policy=ignore"]].concat(), Some(&be));
     assert_eq!((run.code, &*run.stderr), (0, ""));
-    // escape keeps U+DC80..U+DCFF through UTF-8 and back; U+D800 still stops.
-    let escaped: Vec<u8> = [0x61u32, 0x62, 0xDC80]
+    // escape keeps every unpaired surrogate as its value, U+D800 too (the
+    // library's direct conversion, no UTF-8 between): UTF-16 goes to UTF-32
+    // and back unchanged.
+    let escaped: Vec<u8> = [0x61u32, 0xD800, 0x62, 0xDC80]
         .iter()
         .flat_map(|u| u.to_le_bytes())
         .collect();
-    let tail = &be[4..];
-    let run = u8x(&[&args[..], &["--policy", "escape"]].concat(), Some(tail));
-    let summary = "u8x: escaped 1 unpaired surrogate\n";
+    let run = u8x(&[&args[..], &["--policy", "escape"]].concat(), Some(&be));
+    let summary = "u8x: escaped 2 unpaired surrogates\n";
     assert_eq!((run.code, &*run.stderr), (0, summary));
-    assert_eq!(run.stdout, escaped[4..]);
+    assert_eq!(run.stdout, escaped);
+    let back = [
+        "convert", "--from", "utf-32le", "--to", "utf-16be", "--policy", "escape",
+    ];
+    let run = u8x(&back, Some(&escaped));
+    assert_eq!((run.code, run.stdout), (0, be.clone()));
+    // A high surrogate value followed by a low one would read back as one
+    // character: escape stops there as strict does.
+    let pair: Vec<u8> = [0xD83Du32, 0xDE00]
+        .iter()
+        .flat_map(|u| u.to_le_bytes())
+        .collect();
+    let run = u8x(&back, Some(&pair));
+    assert_eq!(run.code, 1, "{}", run.stderr);
     // To Latin-1, a character above U+00FF: located by units of the input.
     let text = "caf\u{E9} \u{1F600} \u{20AC}";
     let input = encoded(text, "utf-16le");

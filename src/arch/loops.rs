@@ -32,6 +32,11 @@ pub(crate) struct ConvertFns {
     pub utf16_to_ucs4: TwoOrders<u16, u32>,
     pub ucs4_to_utf16: TwoOrders<u32, u16>,
     pub valid_ucs4_prefix: unsafe fn(&[u32], bool) -> usize,
+    pub swap_utf16: unsafe fn(&[u16], &mut [u16]) -> usize,
+    pub swap_utf16_in_place: unsafe fn(&mut [u16]),
+    pub utf16_stats: unsafe fn(&[u16], bool) -> (u16, usize),
+    pub utf16_len_of_ucs4: unsafe fn(&[u32], bool) -> usize,
+    pub ascii_prefix_utf16: unsafe fn(&[u16], bool) -> usize,
 }
 
 /// A tier's compilation of the portable loops, callable once its table was
@@ -122,6 +127,31 @@ impl ConvertFns {
     pub(crate) fn valid_ucs4_prefix(&self, s: &[u32], sw: bool) -> usize {
         // SAFETY: see above.
         unsafe { (self.valid_ucs4_prefix)(s, sw) }
+    }
+    #[inline(always)]
+    pub(crate) fn swap_utf16(&self, s: &[u16], d: &mut [u16]) -> usize {
+        // SAFETY: see above.
+        unsafe { (self.swap_utf16)(s, d) }
+    }
+    #[inline(always)]
+    pub(crate) fn swap_utf16_in_place(&self, units: &mut [u16]) {
+        // SAFETY: see above.
+        unsafe { (self.swap_utf16_in_place)(units) }
+    }
+    #[inline(always)]
+    pub(crate) fn utf16_stats(&self, s: &[u16], sw: bool) -> (u16, usize) {
+        // SAFETY: see above.
+        unsafe { (self.utf16_stats)(s, sw) }
+    }
+    #[inline(always)]
+    pub(crate) fn utf16_len_of_ucs4(&self, s: &[u32], sw: bool) -> usize {
+        // SAFETY: see above.
+        unsafe { (self.utf16_len_of_ucs4)(s, sw) }
+    }
+    #[inline(always)]
+    pub(crate) fn ascii_prefix_utf16(&self, s: &[u16], sw: bool) -> usize {
+        // SAFETY: see above.
+        unsafe { (self.ascii_prefix_utf16)(s, sw) }
     }
 }
 
@@ -218,6 +248,26 @@ macro_rules! portable_loops {
                 pub(super) unsafe fn valid_ucs4_prefix(s: &[u32], w: bool) -> usize {
                     convert::valid_ucs4_prefix(s, w)
                 }
+                $(#[target_feature(enable = $feature)])?
+                pub(super) unsafe fn swap_utf16(s: &[u16], d: &mut [u16]) -> usize {
+                    convert::swap_utf16(s, d)
+                }
+                $(#[target_feature(enable = $feature)])?
+                pub(super) unsafe fn swap_utf16_in_place(u: &mut [u16]) {
+                    convert::swap_utf16_in_place(u)
+                }
+                $(#[target_feature(enable = $feature)])?
+                pub(super) unsafe fn utf16_stats(s: &[u16], w: bool) -> (u16, usize) {
+                    convert::utf16_stats(s, w)
+                }
+                $(#[target_feature(enable = $feature)])?
+                pub(super) unsafe fn utf16_len_of_ucs4(s: &[u32], w: bool) -> usize {
+                    convert::utf16_len_of_ucs4(s, w)
+                }
+                $(#[target_feature(enable = $feature)])?
+                pub(super) unsafe fn ascii_prefix_utf16(s: &[u16], w: bool) -> usize {
+                    convert::ascii_prefix_utf16(s, w)
+                }
             }
 
             pub(crate) static LOOPS: Loops = {
@@ -232,6 +282,11 @@ macro_rules! portable_loops {
                         utf16_to_ucs4: conv::utf16_to_ucs4,
                         ucs4_to_utf16: conv::ucs4_to_utf16,
                         valid_ucs4_prefix: conv::valid_ucs4_prefix,
+                        swap_utf16: conv::swap_utf16,
+                        swap_utf16_in_place: conv::swap_utf16_in_place,
+                        utf16_stats: conv::utf16_stats,
+                        utf16_len_of_ucs4: conv::utf16_len_of_ucs4,
+                        ascii_prefix_utf16: conv::ascii_prefix_utf16,
                     },
                     valid_utf16_prefix: crate::arch::loops::portable_loops!(
                         @or valid_utf16_prefix $(, $own_utf16)?

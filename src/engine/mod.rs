@@ -15,6 +15,8 @@
 //! - [`fast`]: the kernels some tiers lack, one call each.
 //! - [`utf16`], [`latin1`], [`classify`]: the runtimes' forms;
 //!   [`convert`]: those forms to one another, with no UTF-8 between;
+//!   [`units`]: ASCII and width checks, well-formed UTF-16, byte swaps;
+//!   [`detect`]: which encodings bytes of unknown encoding are valid as;
 //!   [`chunks`] converts through a buffer of code points where a tier has
 //!   no kernel of its own.
 //! - [`stopping`]: the RFC 3629 kernels made to stop where a dialect
@@ -23,6 +25,7 @@
 mod chunks;
 mod classify;
 mod convert;
+mod detect;
 mod dialect;
 mod fast;
 mod latin1;
@@ -30,6 +33,7 @@ mod run;
 mod stopping;
 mod tier;
 mod ucs4;
+mod units;
 mod utf16;
 
 use crate::arch::{Kernels, Tier};

@@ -111,3 +111,25 @@ fn overlaps<S>(start: usize, bytes: usize, src: &[S]) -> bool {
         && start < src_start.wrapping_add(src_bytes)
         && src_start < start.wrapping_add(bytes)
 }
+
+/// `len` elements at `ptr` as one slice read and written in place (a
+/// caller passing the same buffer as input and output); `None` if no slice
+/// can describe them, as for [`input`].
+///
+/// # Safety
+/// If `ptr` is not NULL and `len > 0`, the caller promises `len` readable
+/// and writable elements there, used by nothing else during the call.
+pub unsafe fn in_place<'a, T>(ptr: *mut T, len: usize) -> Option<&'a mut [T]> {
+    if !ptr.is_aligned() {
+        return None;
+    }
+    if len == 0 {
+        return Some(&mut []);
+    }
+    if ptr.is_null() || !fits(ptr as *const T, len) {
+        return None;
+    }
+    // SAFETY: non-NULL, aligned, at most isize::MAX bytes within the address
+    // space, and the caller promises `len` elements it lends for the call.
+    Some(unsafe { slice::from_raw_parts_mut(ptr, len) })
+}

@@ -27,7 +27,7 @@ fn order(flags: u32, little: u32, big: u32) -> Option<ByteOrder> {
 
 /// A conversion's `flags`, refused if they hold any bit outside `allowed`:
 /// `U8X_MORE_INPUT`, the UTF-16 side's order and the UCS-4 side's.
-fn conversion_flags(flags: u32, allowed: u32) -> Option<(bool, ByteOrder, ByteOrder)> {
+pub(super) fn order_flags(flags: u32, allowed: u32) -> Option<(bool, ByteOrder, ByteOrder)> {
     if flags & !allowed != 0 {
         return None;
     }
@@ -38,8 +38,8 @@ fn conversion_flags(flags: u32, allowed: u32) -> Option<(bool, ByteOrder, ByteOr
     ))
 }
 
-const UTF16_ORDER: u32 = U8X_LITTLE_ENDIAN | U8X_BIG_ENDIAN;
-const UCS4_ORDER: u32 = U8X_UCS4_LITTLE_ENDIAN | U8X_UCS4_BIG_ENDIAN;
+pub(super) const UTF16_ORDER: u32 = U8X_LITTLE_ENDIAN | U8X_BIG_ENDIAN;
+pub(super) const UCS4_ORDER: u32 = U8X_UCS4_LITTLE_ENDIAN | U8X_UCS4_BIG_ENDIAN;
 
 /// A `policy` and `replacement` for a Latin-1 output: `U8X_STRICT`,
 /// `U8X_REPLACE` with a byte, or `U8X_IGNORE`.
@@ -75,7 +75,7 @@ pub unsafe extern "C" fn u8x_convert_latin1_to_utf16(
     dst_cap: usize,
     flags: u32,
 ) -> u8x_result {
-    let Some((_, utf16, _)) = conversion_flags(flags, UTF16_ORDER) else {
+    let Some((_, utf16, _)) = order_flags(flags, UTF16_ORDER) else {
         return u8x_result::BAD_ARGUMENT;
     };
     // SAFETY: the caller's promise about `src` is `input`'s precondition.
@@ -107,7 +107,7 @@ pub unsafe extern "C" fn u8x_convert_latin1_to_ucs4(
     dst_cap: usize,
     flags: u32,
 ) -> u8x_result {
-    let Some((_, _, ucs4)) = conversion_flags(flags, UCS4_ORDER) else {
+    let Some((_, _, ucs4)) = order_flags(flags, UCS4_ORDER) else {
         return u8x_result::BAD_ARGUMENT;
     };
     // SAFETY: the caller's promise about `src` is `input`'s precondition.
@@ -156,7 +156,7 @@ pub unsafe extern "C" fn u8x_convert_utf16_to_latin1(
 ) -> u8x_result {
     let (Some(policy), Some((more, utf16, _))) = (
         latin1_policy(policy, replacement),
-        conversion_flags(flags, U8X_MORE_INPUT | UTF16_ORDER),
+        order_flags(flags, U8X_MORE_INPUT | UTF16_ORDER),
     ) else {
         return u8x_result::BAD_ARGUMENT;
     };
@@ -195,7 +195,7 @@ pub unsafe extern "C" fn u8x_convert_ucs4_to_latin1(
 ) -> u8x_result {
     let (Some(policy), Some((_, _, ucs4))) = (
         latin1_policy(policy, replacement),
-        conversion_flags(flags, UCS4_ORDER),
+        order_flags(flags, UCS4_ORDER),
     ) else {
         return u8x_result::BAD_ARGUMENT;
     };
@@ -247,10 +247,9 @@ pub unsafe extern "C" fn u8x_convert_utf16_to_ucs4(
     flags: u32,
 ) -> u8x_result {
     let all = U8X_MORE_INPUT | UTF16_ORDER | UCS4_ORDER;
-    let (Some(policy), Some((more, utf16, ucs4))) = (
-        encode_policy(policy, replacement),
-        conversion_flags(flags, all),
-    ) else {
+    let (Some(policy), Some((more, utf16, ucs4))) =
+        (encode_policy(policy, replacement), order_flags(flags, all))
+    else {
         return u8x_result::BAD_ARGUMENT;
     };
     // SAFETY: the caller's promise about `src` is `input`'s precondition.
@@ -301,10 +300,9 @@ pub unsafe extern "C" fn u8x_convert_ucs4_to_utf16(
     flags: u32,
 ) -> u8x_result {
     let all = U8X_MORE_INPUT | UTF16_ORDER | UCS4_ORDER;
-    let (Some(policy), Some((more, utf16, ucs4))) = (
-        encode_policy(policy, replacement),
-        conversion_flags(flags, all),
-    ) else {
+    let (Some(policy), Some((more, utf16, ucs4))) =
+        (encode_policy(policy, replacement), order_flags(flags, all))
+    else {
         return u8x_result::BAD_ARGUMENT;
     };
     // SAFETY: the caller's promise about `src` is `input`'s precondition.
@@ -337,7 +335,7 @@ pub unsafe extern "C" fn u8x_validate_ucs4(
     flags: u32,
 ) -> u8x_result {
     // SAFETY: the caller's promise about `src` is `input`'s precondition.
-    let (Some((_, _, ucs4)), Some(src)) = (conversion_flags(flags, UCS4_ORDER), unsafe {
+    let (Some((_, _, ucs4)), Some(src)) = (order_flags(flags, UCS4_ORDER), unsafe {
         input(src, src_len)
     }) else {
         return u8x_result::BAD_ARGUMENT;

@@ -19,6 +19,7 @@ mod posix;
 mod restartable;
 mod restartable_strings;
 mod types;
+mod units;
 mod wide;
 
 pub use codec::*;
@@ -29,3 +30,4 @@ pub use posix::*;
 pub use restartable::*;
 pub use restartable_strings::*;
 pub use types::*;
+pub use units::*;

@@ -277,3 +277,80 @@ pub(crate) fn valid_ucs4_prefix(src: &[u32], swap: bool) -> usize {
     }
     by_order!(each(src; swap))
 }
+
+/// UTF-16 units with their bytes swapped, as far as `dst` has room: how
+/// many.
+#[inline(always)]
+pub(crate) fn swap_utf16(src: &[u16], dst: &mut [u16]) -> usize {
+    let n = src.len().min(dst.len());
+    for (d, &u) in dst[..n].iter_mut().zip(&src[..n]) {
+        *d = u.swap_bytes();
+    }
+    n
+}
+
+/// `units` with their bytes swapped, in place.
+#[inline(always)]
+pub(crate) fn swap_utf16_in_place(units: &mut [u16]) {
+    for u in units {
+        *u = u.swap_bytes();
+    }
+}
+
+/// The largest unit of `src` and how many of its units are low
+/// surrogates: for well-formed UTF-16, the widest character (a pair when
+/// there are lows) and the pairs.
+#[inline(always)]
+pub(crate) fn utf16_stats(src: &[u16], swap: bool) -> (u16, usize) {
+    #[inline(always)]
+    fn each<const SWAP: bool>(src: &[u16]) -> (u16, usize) {
+        let (mut max, mut lows) = (0, 0);
+        for block in src.chunks(BLOCK) {
+            let (m, l) = block.iter().fold((0u16, 0u16), |(m, l), &u| {
+                let u = get16::<SWAP>(u);
+                (m.max(u), l + u16::from(u & 0xFC00 == 0xDC00))
+            });
+            max = max.max(m);
+            lows += usize::from(l);
+        }
+        (max, lows)
+    }
+    by_order!(each(src; swap))
+}
+
+/// UTF-16 units for the UCS-4 values of `src` taken as scalar values: one
+/// each, and a second for each above U+FFFF.
+#[inline(always)]
+pub(crate) fn utf16_len_of_ucs4(src: &[u32], swap: bool) -> usize {
+    #[inline(always)]
+    fn each<const SWAP: bool>(src: &[u32]) -> usize {
+        let mut above = 0;
+        for block in src.chunks(BLOCK) {
+            above += block
+                .iter()
+                .fold(0u32, |n, &v| n + u32::from(get32::<SWAP>(v) > 0xFFFF))
+                as usize;
+        }
+        src.len() + above
+    }
+    by_order!(each(src; swap))
+}
+
+/// The units at the start of `src` that are ASCII (below 0x80).
+#[inline(always)]
+pub(crate) fn ascii_prefix_utf16(src: &[u16], swap: bool) -> usize {
+    #[inline(always)]
+    fn each<const SWAP: bool>(src: &[u16]) -> usize {
+        let blocks = src
+            .chunks_exact(BLOCK)
+            .take_while(|b| b.iter().fold(0, |acc, &u| acc | get16::<SWAP>(u)) < 0x80)
+            .count()
+            * BLOCK;
+        blocks
+            + src[blocks..]
+                .iter()
+                .position(|&u| get16::<SWAP>(u) >= 0x80)
+                .unwrap_or(src.len() - blocks)
+    }
+    by_order!(each(src; swap))
+}

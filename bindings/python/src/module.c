@@ -65,6 +65,12 @@ static int parse(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyO
     return 0;
 }
 
+int u8xpy_parse(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                const char *const *names, int nnames, int required, PyObject **out)
+{
+    return parse(fname, args, nargs, kwnames, names, nnames, required, out);
+}
+
 int u8xpy_handler(PyObject *errors, enum handler *h)
 {
     static const char *const names[] = {"strict", "replace", "surrogateescape", "ignore",
@@ -394,6 +400,11 @@ static PyMethodDef methods[] = {
     {"prev_boundary", (PyCFunction)(void (*)(void))py_prev_boundary, METH_FASTCALL,
      "prev_boundary(data, pos) -> int"},
     {"tier", py_tier, METH_NOARGS, "tier() -> the CPU tier libu8x runs"},
+    {"convert", (PyCFunction)(void (*)(void))py_convert, METH_FASTCALL | METH_KEYWORDS,
+     "convert(data, source, target, errors='strict') -> bytes, between latin-1, utf-16-le/be "
+     "and utf-32-le/be with no str between"},
+    {"detect_encoding", py_detect_encoding, METH_O,
+     "detect_encoding(data) -> (likely, frozenset of valid encodings, bom_len)"},
     {NULL, NULL, 0, NULL},
 };
 

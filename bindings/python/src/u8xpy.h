@@ -1,7 +1,8 @@
 /* The u8x CPython extension (u8x._u8x): declarations shared by its files.
  *
- * decode.c turns bytes into str, encode.c str into bytes, module.c parses
- * arguments and defines the module. All of them call libu8x (linked in
+ * decode.c turns bytes into str, encode.c str into bytes, forms.c bytes of
+ * one form into another and detects encodings, module.c parses arguments
+ * and defines the module. All of them call libu8x (linked in
  * statically by setup.py) and only CPython's limited-by-habit public API:
  * PyUnicode_New and the PyUnicode_DATA/KIND macros, PyCodec_LookupError,
  * PyUnicodeDecodeError_Create and friends. */
@@ -51,6 +52,15 @@ PyObject *u8xpy_decode(const struct codec *c, const uint8_t *src, Py_ssize_t n, 
 
 /* Encodes the str `text`. */
 PyObject *u8xpy_encode(const struct codec *c, PyObject *text, enum handler h, PyObject *errors);
+
+/* The module's argument parser: out[0..nnames) from positional and
+ * keyword arguments, the first `required` required. */
+int u8xpy_parse(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                const char *const *names, int nnames, int required, PyObject **out);
+
+/* forms.c: convert() and detect_encoding(). */
+PyObject *py_convert(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+PyObject *py_detect_encoding(PyObject *self, PyObject *data);
 
 /* CPython's reason for a u8x_error. */
 const char *u8xpy_reason(uint32_t error);

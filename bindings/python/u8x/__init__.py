@@ -28,8 +28,10 @@ Importing the package registers the codecs ``u8x`` (RFC 3629 UTF-8),
 
 from . import _codecs
 from ._u8x import (
+    convert,
     count,
     decode,
+    detect_encoding,
     encode,
     header_version,
     is_valid,
@@ -52,6 +54,8 @@ __all__ = [
     "prev_boundary",
     "library_version",
     "tier",
+    "convert",
+    "detect_encoding",
     "CODECS",
     "ERRORS_DECODE",
     "ERRORS_ENCODE",
