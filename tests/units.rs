@@ -191,6 +191,20 @@ fn well_formed_utf16_streamed() {
         );
         let p = e.to_well_formed_utf16(&mut units, 0xFFFD, ByteOrder::Native, false);
         assert_eq!((p.status, p.handled, units[1]), (Status::Done, 1, 0xFFFD));
+        // Copying, the waiting unit is not written either.
+        let mut dst = [7u16; 3];
+        let p = e.to_well_formed_utf16_into(
+            &[0xD800, 0x62, 0xDBFF],
+            &mut dst,
+            0xFFFD,
+            ByteOrder::Native,
+            true,
+        );
+        assert_eq!(
+            (p.status, p.written, p.handled),
+            (Status::Incomplete { len: 1 }, 2, 1)
+        );
+        assert_eq!(dst, [0xFFFD, 0x62, 7]);
     }
 }
 

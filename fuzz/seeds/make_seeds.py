@@ -76,3 +76,27 @@ for target, files in (("c_abi", lipsum[0::2]), ("c_abi_forms", lipsum[1::2])):
             for policy in range(3):
                 for flags in (0, 1, 2):
                     write(target, f"utf16_{name}_p{policy}_f{flags}", ctl(policy, policy, flags, 1, 77) + v)
+
+# c_abi_matrix: byte 0 the policy (index into 0, 1, 2, 5, ...), byte 2 the
+# flags (index into 0, MORE, LE, BE, UCS4 LE, UCS4 BE, ...); the data read
+# as UTF-16, UTF-32 and Latin-1 at once.
+def utf32(*values):
+    return b"".join(struct.pack("<I", v) for v in values)
+MATRIX = dict(UTF16)
+MATRIX.update({
+    "ucs4_mixed": utf32(0x41, 0xE9, 0x20AC, 0x1F600, 0xD800, 0xDC00, 0x110000, 0x10FFFF),
+    "ucs4_escape_pair": utf32(0xD83D, 0xDE00, 0xDC80, 0x61),
+    "bom_utf8": b"\xef\xbb\xbf" + "café 😀".encode(),
+    "bom_utf16le": b"\xff\xfe" + "café 😀".encode("utf-16-le"),
+    "bom_utf32be": b"\x00\x00\xfe\xff" + "café 😀".encode("utf-32-be"),
+    "bom_ff_fe_00_00": b"\xff\xfe\x00\x00a\x00b\x00",
+    "latin1_text": "Größe naïve café".encode("latin-1") * 3,
+})
+for i, f in enumerate(lipsum[:4]):
+    text = open(os.path.join(LIPSUM, f), "rb").read().decode("utf-8")
+    for j, enc in enumerate(("utf-16-le", "utf-32-be")):
+        write("c_abi_matrix", f"lipsum_{f.split('-')[0].lower()}_{enc}", ctl(i % 4, i, 2 + 3 * j, 0, 500 + i) + text.encode(enc))
+for name, v in MATRIX.items():
+    for policy in range(4):
+        for flags in (0, 1, 2, 5):
+            write("c_abi_matrix", f"{name}_p{policy}_f{flags}", ctl(policy, policy, flags, 0, 88) + v)

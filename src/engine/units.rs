@@ -155,24 +155,24 @@ impl Engine {
                 src[i]
             }
         };
+        let high = |i: usize| (0xD800..0xDC00).contains(&unit(i));
         // A pair the output cannot hold whole stays for the next call.
-        if n < src.len()
-            && n > 0
-            && (0xD800..0xDC00).contains(&unit(n - 1))
-            && (0xDC00..0xE000).contains(&unit(n))
-        {
+        if n < src.len() && n > 0 && high(n - 1) && (0xDC00..0xE000).contains(&unit(n)) {
             n -= 1;
         }
-        dst[..n].copy_from_slice(&src[..n]);
-        let full = n < src.len();
-        let p = self.to_well_formed_utf16(&mut dst[..n], replacement, order, more_input && !full);
-        if full && p.status == Status::Done {
-            return Progress {
-                status: Status::OutputFull,
-                ..p
-            };
-        }
-        p
+        // A high surrogate ending the input waits for more, unwritten.
+        let cut = more_input && n == src.len() && n > 0 && high(n - 1);
+        let take = n - usize::from(cut);
+        dst[..take].copy_from_slice(&src[..take]);
+        let p = self.to_well_formed_utf16(&mut dst[..take], replacement, order, false);
+        let status = if cut {
+            Status::Incomplete { len: 1 }
+        } else if take < src.len() {
+            Status::OutputFull
+        } else {
+            Status::Done
+        };
+        Progress { status, ..p }
     }
 
     /// See [`crate::swap_utf16`].

@@ -55,7 +55,14 @@ fn latin1_policy(policy: u32, replacement: u32) -> Option<Latin1Policy> {
 /// Converts Latin-1 (ISO-8859-1) bytes to UTF-16 units: every byte is the
 /// character of the same value (JavaScript's one-byte string to its
 /// two-byte string), so every input converts and `src_len` units always
-/// suffice. `flags` is 0 or one of `U8X_LITTLE_ENDIAN`, `U8X_BIG_ENDIAN`
+/// suffice.
+///
+/// The runtimes' forms convert to one another with one function a pair,
+/// `u8x_convert_<from>_to_<to>`, rather than one `u8x_convert(from, to,
+/// ...)`: each takes and writes typed units (`uint8_t`, `uint16_t`,
+/// `uint32_t`), so the compiler checks the buffers' types and the library
+/// their alignment, as for `u8x_decode_<form>` and `u8x_encode_<form>`,
+/// and no call can name a pair that does not exist. `flags` is 0 or one of `U8X_LITTLE_ENDIAN`, `U8X_BIG_ENDIAN`
 /// (the output's order; neither: native).
 ///
 /// Writes at most `dst_cap` units; returns `U8X_OK`, `U8X_OUTPUT_FULL`
