@@ -249,6 +249,113 @@ fn main() {
                 }),
             ],
         );
+        let (mut a16, mut b16) = (vec![0u16; n16], vec![0u16; n16]);
+        row(
+            "well-formed utf16",
+            2 * n16,
+            [
+                Box::new(|| {
+                    e.to_well_formed_utf16_into(src16, &mut a16, 0xFFFD, LE, false)
+                        .written
+                }),
+                Box::new(|| {
+                    simdutf9_peer::to_well_formed_utf16le(src16, &mut b16);
+                    n16
+                }),
+            ],
+        );
+        row(
+            "swap utf16",
+            2 * n16,
+            [
+                Box::new(|| e.swap_utf16(src16, &mut a16).written),
+                Box::new(|| {
+                    simdutf9_peer::change_endianness_utf16(src16, &mut b16);
+                    n16
+                }),
+            ],
+        );
+        row(
+            "classify utf16",
+            2 * n16,
+            [
+                Box::new(|| e.classify_utf16(src16, LE, false).code_points),
+                Box::new(|| {
+                    if simdutf9_peer::validate_utf16le(src16) {
+                        simdutf9_peer::count_utf16le(src16)
+                    } else {
+                        0
+                    }
+                }),
+            ],
+        );
+        row(
+            "ucs4 len of utf16",
+            2 * n16,
+            [
+                Box::new(|| e.ucs4_len_utf16_valid(src16, LE)),
+                Box::new(|| simdutf9_peer::count_utf16le(src16)),
+            ],
+        );
+        row(
+            "utf16 len of ucs4",
+            4 * n32,
+            [
+                Box::new(|| e.utf16_len_ucs4_valid(src32, NATIVE)),
+                Box::new(|| simdutf9_peer::utf16_length_from_utf32(src32)),
+            ],
+        );
+        let utf8: Vec<u8> = String::from_utf16_lossy(src16).into_bytes();
+        // Compared on the UTF-8 bit: simdutf's set leaves out readings u8x
+        // and CPython's codecs accept (UTF-16BE of UTF-16LE Arabic text).
+        let bits = |d: u8x::Detection| d.valid as usize & 1;
+        row(
+            "detect (utf-8)",
+            utf8.len(),
+            [
+                Box::new(|| bits(e.detect_encoding(&utf8))),
+                Box::new(|| simdutf9_peer::detect_encodings(&utf8) as usize & 1),
+            ],
+        );
+        let bytes16: Vec<u8> = src16.iter().flat_map(|u| u.to_ne_bytes()).collect();
+        row(
+            "detect (utf-16le)",
+            bytes16.len(),
+            [
+                Box::new(|| bits(e.detect_encoding(&bytes16))),
+                Box::new(|| simdutf9_peer::detect_encodings(&bytes16) as usize & 1),
+            ],
+        );
+        if input.name == "Latin" {
+            row(
+                "ascii? utf16",
+                2 * n16,
+                [
+                    Box::new(|| e.validate_ascii_utf16(src16, LE).read),
+                    Box::new(|| {
+                        if simdutf9_peer::validate_utf16le_as_ascii(src16) {
+                            n16
+                        } else {
+                            0
+                        }
+                    }),
+                ],
+            );
+            row(
+                "ascii? bytes",
+                utf8.len(),
+                [
+                    Box::new(|| e.validate_ascii(&utf8).read),
+                    Box::new(|| {
+                        if simdutf9_peer::validate_ascii(&utf8) {
+                            utf8.len()
+                        } else {
+                            0
+                        }
+                    }),
+                ],
+            );
+        }
         let Some(latin1) = &input.latin1 else {
             continue;
         };

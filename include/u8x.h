@@ -1541,9 +1541,10 @@ size_t u8x_utf16_len_ucs4_valid(const uint32_t *src, size_t src_len, uint32_t fl
  * its encoding if the bytes after it are valid in it (`bom_len` then
  * says how many to skip), otherwise 0 (FF FE 00 00 is UTF-32LE's mark if
  * what follows is UTF-32LE, else UTF-16LE's and U+0000). Without one,
- * `likely` is UTF-8 if valid (ASCII is), then UTF-32 (LE first), then
- * UTF-16: little-endian unless more units have a zero high byte read
- * big-endian; 0 when none is valid. Returns `U8X_OK`, or
+ * `likely` is UTF-8 if valid (ASCII is) and either free of NUL bytes or
+ * valid as nothing else (UTF-16 and UTF-32 of ASCII text are valid UTF-8
+ * too), then UTF-32 (LE first), then UTF-16: little-endian unless more
+ * units have a zero high byte read big-endian; 0 when none is valid. Returns `U8X_OK`, or
  * `U8X_BAD_ARGUMENT` (bad `src`, or `info` NULL).
  *
  * # Safety

@@ -366,6 +366,14 @@ fn detection_likely_and_marks() {
             "{enc:?}"
         );
     }
+    // UTF-16 and UTF-32 of ASCII are valid UTF-8 too, NULs and all: the
+    // NULs tell them apart. Without NULs, ASCII is UTF-8.
+    let ascii = "plain ASCII text, ".repeat(300);
+    for enc in Encoding::ALL {
+        let d = e.detect_encoding(&encode(&ascii, enc));
+        assert_eq!(d.likely, Some(enc), "{enc:?}");
+        assert!(d.valid & Encoding::Utf8.bit() != 0);
+    }
     // A pair cut by a chunk's end (4096 bytes), in both UTF-16 orders.
     let cut = format!("{}😀{}", "a".repeat(2047), "b".repeat(3000));
     for enc in [Encoding::Utf16Le, Encoding::Utf16Be] {

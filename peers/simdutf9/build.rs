@@ -39,7 +39,7 @@ fn main() {
             .include(&dir)
             .define("simdutf", "u8x_sd91")
             .define("SIMDUTF_FEATURE_BASE64", "0")
-            .define("SIMDUTF_FEATURE_DETECT_ENCODING", "0");
+            .define("SIMDUTF_FEATURE_DETECT_ENCODING", "1");
         println!("cargo:rustc-cfg=simdutf9");
     } else {
         println!(

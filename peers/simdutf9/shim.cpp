@@ -85,3 +85,24 @@ SD91_EXPORT size_t u8x_sd91_convert_utf16le_to_utf32(const char16_t *s, size_t n
 SD91_EXPORT size_t u8x_sd91_convert_utf32_to_utf16le(const char32_t *s, size_t n, char16_t *d) {
   BODY(simdutf::convert_utf32_to_utf16le(s, n, d));
 }
+SD91_EXPORT int u8x_sd91_detect_encodings(const char *s, size_t n) {
+  BODY(simdutf::detect_encodings(s, n));
+}
+SD91_EXPORT bool u8x_sd91_validate_ascii(const char *s, size_t n) {
+  BODY(simdutf::validate_ascii(s, n));
+}
+SD91_EXPORT bool u8x_sd91_validate_utf16le_as_ascii(const char16_t *s, size_t n) {
+  BODY(simdutf::validate_utf16le_as_ascii(s, n));
+}
+SD91_EXPORT void u8x_sd91_to_well_formed_utf16le(const char16_t *s, size_t n, char16_t *d) {
+  BODY(simdutf::to_well_formed_utf16le(s, n, d));
+}
+SD91_EXPORT void u8x_sd91_change_endianness_utf16(const char16_t *s, size_t n, char16_t *d) {
+  BODY(simdutf::change_endianness_utf16(s, n, d));
+}
+SD91_EXPORT size_t u8x_sd91_count_utf16le(const char16_t *s, size_t n) {
+  BODY(simdutf::count_utf16le(s, n));
+}
+SD91_EXPORT size_t u8x_sd91_utf16_length_from_utf32(const char32_t *s, size_t n) {
+  BODY(simdutf::utf16_length_from_utf32(s, n));
+}

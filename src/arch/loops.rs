@@ -16,6 +16,8 @@ pub(crate) struct LoopFns {
     pub convert: ConvertFns,
 }
 
+use crate::portable::convert::PairStats;
+
 /// A conversion with one side in a byte order: (units read, written).
 type OneOrder<I, O> = unsafe fn(&[I], &mut [O], bool) -> (usize, usize);
 /// A conversion with both sides in a byte order.
@@ -37,6 +39,8 @@ pub(crate) struct ConvertFns {
     pub utf16_stats: unsafe fn(&[u16], bool) -> (u16, usize),
     pub utf16_len_of_ucs4: unsafe fn(&[u32], bool) -> usize,
     pub ascii_prefix_utf16: unsafe fn(&[u16], bool) -> usize,
+    pub utf16_byte_stats: unsafe fn(&[u8]) -> PairStats,
+    pub ascii_prefix: unsafe fn(&[u8]) -> usize,
 }
 
 /// A tier's compilation of the portable loops, callable once its table was
@@ -153,6 +157,16 @@ impl ConvertFns {
         // SAFETY: see above.
         unsafe { (self.ascii_prefix_utf16)(s, sw) }
     }
+    #[inline(always)]
+    pub(crate) fn utf16_byte_stats(&self, bytes: &[u8]) -> PairStats {
+        // SAFETY: see above.
+        unsafe { (self.utf16_byte_stats)(bytes) }
+    }
+    #[inline(always)]
+    pub(crate) fn ascii_prefix(&self, bytes: &[u8]) -> usize {
+        // SAFETY: see above.
+        unsafe { (self.ascii_prefix)(bytes) }
+    }
 }
 
 /// A tier's `mod loops`: the portable loops compiled with the tier's
@@ -268,6 +282,14 @@ macro_rules! portable_loops {
                 pub(super) unsafe fn ascii_prefix_utf16(s: &[u16], w: bool) -> usize {
                     convert::ascii_prefix_utf16(s, w)
                 }
+                $(#[target_feature(enable = $feature)])?
+                pub(super) unsafe fn utf16_byte_stats(b: &[u8]) -> convert::PairStats {
+                    convert::utf16_byte_stats(b)
+                }
+                $(#[target_feature(enable = $feature)])?
+                pub(super) unsafe fn ascii_prefix(b: &[u8]) -> usize {
+                    convert::ascii_prefix(b)
+                }
             }
 
             pub(crate) static LOOPS: Loops = {
@@ -287,6 +309,8 @@ macro_rules! portable_loops {
                         utf16_stats: conv::utf16_stats,
                         utf16_len_of_ucs4: conv::utf16_len_of_ucs4,
                         ascii_prefix_utf16: conv::ascii_prefix_utf16,
+                        utf16_byte_stats: conv::utf16_byte_stats,
+                        ascii_prefix: conv::ascii_prefix,
                     },
                     valid_utf16_prefix: crate::arch::loops::portable_loops!(
                         @or valid_utf16_prefix $(, $own_utf16)?

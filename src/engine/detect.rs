@@ -9,11 +9,13 @@
 //! A byte order mark decides alone: only its encoding is considered, after
 //! it (FF FE 00 00 is UTF-32LE's mark when what follows is UTF-32LE, and
 //! otherwise UTF-16LE's mark and U+0000). Without one, the most likely
-//! encoding is UTF-8 if the bytes are valid UTF-8 (ASCII is), then UTF-32
-//! (valid UTF-32 is rare by chance: three of every four bytes are small),
-//! then UTF-16, little-endian unless more units have a zero high byte read
-//! big-endian.
+//! encoding is UTF-8 if the bytes are valid UTF-8 (ASCII is) with no NUL
+//! byte, or valid as nothing else (UTF-16 and UTF-32 of ASCII text are
+//! valid UTF-8, NULs and all); then UTF-32 (valid UTF-32 is rare by
+//! chance: three of every four bytes are small); then UTF-16,
+//! little-endian unless more units have a zero high byte read big-endian.
 
+use crate::portable::convert::PairStats;
 use crate::types::{ByteOrder, Detection, Encoding};
 use crate::{Engine, Status};
 
@@ -62,9 +64,15 @@ impl Engine {
         }
         let (valid, zero_high) = self.valid_set(src, &Encoding::ALL);
         let is = |e: Encoding| valid & e.bit() != 0;
-        let likely = [Encoding::Utf8, Encoding::Utf32Le, Encoding::Utf32Be]
+        // Text is rarely UTF-8 with NUL bytes in it; UTF-16 and UTF-32 of
+        // ASCII are, and are valid UTF-8 too.
+        let nul = zero_high.0 + zero_high.1 > 0;
+        let utf8 = is(Encoding::Utf8) && !(nul && valid != Encoding::Utf8.bit());
+        let likely = [Encoding::Utf32Le, Encoding::Utf32Be]
             .into_iter()
+            .filter(|_| !utf8)
             .find(|&e| is(e))
+            .or(utf8.then_some(Encoding::Utf8))
             .or(match (is(Encoding::Utf16Le), is(Encoding::Utf16Be)) {
                 (true, true) if zero_high.1 > zero_high.0 => Some(Encoding::Utf16Be),
                 (true, _) => Some(Encoding::Utf16Le),
@@ -80,8 +88,8 @@ impl Engine {
 
     /// The encodings of `which` that `src` is valid as (a bit set), and
     /// how many of its 2-byte units have a zero high byte read
-    /// little-endian and big-endian (counted while both UTF-16 readings
-    /// are possible).
+    /// little-endian and big-endian (counted while a UTF-16 reading is
+    /// possible).
     fn valid_set(&self, src: &[u8], which: &[Encoding]) -> (u32, (usize, usize)) {
         let mut candidates: [Candidate; 5] = Encoding::ALL.map(|encoding| Candidate {
             encoding,
@@ -89,18 +97,32 @@ impl Engine {
             alive: which.contains(&encoding) && src.len().is_multiple_of(encoding.unit()),
         });
         let mut zero_high = (0, 0);
+        let mut units = Units {
+            u16s: [0; CHUNK / 2 + 1],
+            u32s: [0; CHUNK / 4],
+        };
+        let convert = self.kernels.loops().convert();
         let mut start = 0;
         while candidates.iter().any(|c| c.alive && c.at < src.len()) {
             let end = src.len().min(start + CHUNK);
-            let both16 = candidates[1].alive && candidates[2].alive;
-            if both16 {
-                for pair in src[start & !1..end & !1].chunks_exact(2) {
-                    zero_high.0 += usize::from(pair[1] == 0);
-                    zero_high.1 += usize::from(pair[0] == 0);
-                }
-            }
+            // One pass over the chunk's byte pairs: a UTF-16 reading with
+            // no surrogate in the chunk is valid there without converting
+            // a unit (chunks start at even offsets).
+            let stats = if candidates[1].alive || candidates[2].alive {
+                convert.utf16_byte_stats(&src[start..end])
+            } else {
+                PairStats::default()
+            };
+            zero_high.0 += stats.zero_high[0];
+            zero_high.1 += stats.zero_high[1];
             for c in candidates.iter_mut().filter(|c| c.alive && c.at < end) {
-                c.alive = self.validate_part(c, src, end);
+                let side = usize::from(c.encoding == Encoding::Utf16Be);
+                let utf16 = matches!(c.encoding, Encoding::Utf16Le | Encoding::Utf16Be);
+                if utf16 && c.at == start && !stats.surrogates[side] {
+                    c.at = end;
+                    continue;
+                }
+                c.alive = self.validate_part(c, src, end, &mut units);
             }
             start = end;
         }
@@ -113,7 +135,7 @@ impl Engine {
 
     /// Validates `c`'s encoding from where it stands up to about `end`;
     /// whether it is still possible.
-    fn validate_part(&self, c: &mut Candidate, src: &[u8], end: usize) -> bool {
+    fn validate_part(&self, c: &mut Candidate, src: &[u8], end: usize, units: &mut Units) -> bool {
         let last = end == src.len();
         match c.encoding {
             Encoding::Utf8 => {
@@ -127,14 +149,14 @@ impl Engine {
                 } else {
                     ByteOrder::Big
                 };
-                let mut units = [0u16; CHUNK / 2 + 1];
-                let bytes = &src[c.at..end.max(c.at + 2).min(src.len())];
+                // A high surrogate carried from the chunk before, and this
+                // chunk: at most CHUNK / 2 + 1 units.
+                let bytes = &src[c.at..end];
                 let n = bytes.len() / 2;
-                for (u, b) in units.iter_mut().zip(bytes.chunks_exact(2)) {
+                for (u, b) in units.u16s.iter_mut().zip(bytes.chunks_exact(2)) {
                     *u = u16::from_ne_bytes([b[0], b[1]]);
                 }
-                let last = c.at + 2 * n == src.len();
-                let p = self.validate_utf16(&units[..n], order, !last);
+                let p = self.validate_utf16(&units.u16s[..n], order, !last);
                 c.at += 2 * p.read;
                 // Incomplete: a high surrogate ends the chunk; it is read
                 // again with the next.
@@ -146,15 +168,21 @@ impl Engine {
                 } else {
                     ByteOrder::Big
                 };
-                let mut units = [0u32; CHUNK / 4 + 1];
-                let bytes = &src[c.at..end.max(c.at + 4).min(src.len())];
+                let bytes = &src[c.at..end];
                 let n = bytes.len() / 4;
-                for (u, b) in units.iter_mut().zip(bytes.chunks_exact(4)) {
+                for (u, b) in units.u32s.iter_mut().zip(bytes.chunks_exact(4)) {
                     *u = u32::from_ne_bytes([b[0], b[1], b[2], b[3]]);
                 }
                 c.at += 4 * n;
-                self.validate_ucs4(&units[..n], order).status == Status::Done
+                self.validate_ucs4(&units.u32s[..n], order).status == Status::Done
             }
         }
     }
+}
+
+/// A chunk's units, as the validators take them (the bytes need not be
+/// aligned): made once for a whole detection.
+struct Units {
+    u16s: [u16; CHUNK / 2 + 1],
+    u32s: [u32; CHUNK / 4],
 }

@@ -6,7 +6,6 @@
 //! features) do the scanning; UTF-16 validity is [`Engine::validate_utf16`].
 
 use crate::contract::rebase;
-use crate::reference::ascii::ascii_prefix_len;
 use crate::types::{ByteOrder, Classification, ErrorKind, Utf8Error, Width};
 use crate::{Engine, Progress, Status};
 
@@ -36,8 +35,7 @@ fn all(read: usize, written: usize, handled: usize) -> Progress {
 impl Engine {
     /// See [`crate::validate_ascii`].
     pub fn validate_ascii(&self, src: &[u8]) -> Progress {
-        let blocks = self.kernels.loops().ascii_blocks(src);
-        let n = blocks + ascii_prefix_len(&src[blocks..]);
+        let n = self.kernels.loops().convert().ascii_prefix(src);
         if n == src.len() {
             all(n, 0, 0)
         } else {

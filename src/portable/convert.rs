@@ -305,11 +305,14 @@ pub(crate) fn utf16_stats(src: &[u16], swap: bool) -> (u16, usize) {
     #[inline(always)]
     fn each<const SWAP: bool>(src: &[u16]) -> (u16, usize) {
         let (mut max, mut lows) = (0, 0);
-        for block in src.chunks(BLOCK) {
-            let (m, l) = block.iter().fold((0u16, 0u16), |(m, l), &u| {
+        for block in src.chunks(4 * BLOCK) {
+            // Plain accumulators, so that the loop vectorises.
+            let (mut m, mut l) = (0u16, 0u16);
+            for &u in block {
                 let u = get16::<SWAP>(u);
-                (m.max(u), l + u16::from(u & 0xFC00 == 0xDC00))
-            });
+                m = m.max(u);
+                l += u16::from(u & 0xFC00 == 0xDC00);
+            }
             max = max.max(m);
             lows += usize::from(l);
         }
@@ -353,4 +356,66 @@ pub(crate) fn ascii_prefix_utf16(src: &[u16], swap: bool) -> usize {
                 .unwrap_or(src.len() - blocks)
     }
     by_order!(each(src; swap))
+}
+
+/// For bytes read as 2-byte units in both orders: how many units have a
+/// zero high byte little-endian (odd offsets) and big-endian (even
+/// offsets), and whether any has a high byte D8..DF (a surrogate) each way.
+#[inline(always)]
+pub(crate) fn utf16_byte_stats(bytes: &[u8]) -> PairStats {
+    // Eight bytes a word, each byte's verdict in its top bit (exact, with
+    // no borrow between bytes); the little-endian reading's high bytes are
+    // the odd ones.
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    const ODD: u64 = 0x8000_8000_8000_8000;
+    const EVEN: u64 = 0x0080_0080_0080_0080;
+    let zero_bytes = |x: u64| !(((x & LOW7) + LOW7) | x) & !LOW7;
+    let (mut z_le, mut z_be, mut s_le, mut s_be) = (0usize, 0usize, 0u64, 0u64);
+    let words = bytes.chunks_exact(8);
+    let tail = words.remainder();
+    for word in words {
+        let x = u64::from_le_bytes([
+            word[0], word[1], word[2], word[3], word[4], word[5], word[6], word[7],
+        ]);
+        let zeros = zero_bytes(x);
+        z_le += (zeros & ODD).count_ones() as usize;
+        z_be += (zeros & EVEN).count_ones() as usize;
+        let surrogates = zero_bytes((x & 0xF8F8_F8F8_F8F8_F8F8) ^ 0xD8D8_D8D8_D8D8_D8D8);
+        s_le |= surrogates & ODD;
+        s_be |= surrogates & EVEN;
+    }
+    let mut stats = PairStats {
+        zero_high: [z_le, z_be],
+        surrogates: [s_le != 0, s_be != 0],
+    };
+    for pair in tail.chunks_exact(2) {
+        stats.zero_high[0] += usize::from(pair[1] == 0);
+        stats.zero_high[1] += usize::from(pair[0] == 0);
+        stats.surrogates[0] |= pair[1] & 0xF8 == 0xD8;
+        stats.surrogates[1] |= pair[0] & 0xF8 == 0xD8;
+    }
+    stats
+}
+
+/// What [`utf16_byte_stats`] finds, little-endian first.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct PairStats {
+    pub zero_high: [usize; 2],
+    pub surrogates: [bool; 2],
+}
+
+/// The bytes at the start of `src` that are ASCII (below 0x80).
+#[inline(always)]
+pub(crate) fn ascii_prefix(src: &[u8]) -> usize {
+    let blocks = src
+        .chunks_exact(4 * BLOCK)
+        .take_while(|b| b.iter().fold(0, |acc, &x| acc | x) < 0x80)
+        .count()
+        * 4
+        * BLOCK;
+    blocks
+        + src[blocks..]
+            .iter()
+            .position(|&b| b >= 0x80)
+            .unwrap_or(src.len() - blocks)
 }

@@ -38,6 +38,13 @@ mod sys {
         pub fn u8x_sd91_convert_utf32_to_latin1(s: *const u32, n: usize, d: *mut u8) -> usize;
         pub fn u8x_sd91_convert_utf16le_to_utf32(s: *const u16, n: usize, d: *mut u32) -> usize;
         pub fn u8x_sd91_convert_utf32_to_utf16le(s: *const u32, n: usize, d: *mut u16) -> usize;
+        pub fn u8x_sd91_detect_encodings(s: *const u8, n: usize) -> i32;
+        pub fn u8x_sd91_validate_ascii(s: *const u8, n: usize) -> bool;
+        pub fn u8x_sd91_validate_utf16le_as_ascii(s: *const u16, n: usize) -> bool;
+        pub fn u8x_sd91_to_well_formed_utf16le(s: *const u16, n: usize, d: *mut u16);
+        pub fn u8x_sd91_change_endianness_utf16(s: *const u16, n: usize, d: *mut u16);
+        pub fn u8x_sd91_count_utf16le(s: *const u16, n: usize) -> usize;
+        pub fn u8x_sd91_utf16_length_from_utf32(s: *const u32, n: usize) -> usize;
     }
 }
 
@@ -211,4 +218,56 @@ pub fn convert_utf32_to_utf16le(s: &[u32], d: &mut [u16]) -> usize {
     assert!(d.len() / 2 >= s.len(), "room for two units per unit");
     // SAFETY: at most two output units per input unit, and `d` has that room.
     unsafe { sys::u8x_sd91_convert_utf32_to_utf16le(s.as_ptr(), s.len(), d.as_mut_ptr()) }
+}
+
+/// `detect_encodings`: simdutf's bit set (UTF8 1, UTF16_LE 2, UTF16_BE 4,
+/// UTF32_LE 8, UTF32_BE 16).
+pub fn detect_encodings(s: &[u8]) -> i32 {
+    available();
+    // SAFETY: reads `s.len()` bytes.
+    unsafe { sys::u8x_sd91_detect_encodings(s.as_ptr(), s.len()) }
+}
+
+/// `validate_ascii`.
+pub fn validate_ascii(s: &[u8]) -> bool {
+    available();
+    // SAFETY: reads `s.len()` bytes.
+    unsafe { sys::u8x_sd91_validate_ascii(s.as_ptr(), s.len()) }
+}
+
+/// `validate_utf16le_as_ascii`.
+pub fn validate_utf16le_as_ascii(s: &[u16]) -> bool {
+    available();
+    // SAFETY: reads `s.len()` units.
+    unsafe { sys::u8x_sd91_validate_utf16le_as_ascii(s.as_ptr(), s.len()) }
+}
+
+/// `to_well_formed_utf16le` into `d`.
+pub fn to_well_formed_utf16le(s: &[u16], d: &mut [u16]) {
+    available();
+    assert!(d.len() >= s.len(), "room for every unit");
+    // SAFETY: writes `s.len()` units, which `d` has.
+    unsafe { sys::u8x_sd91_to_well_formed_utf16le(s.as_ptr(), s.len(), d.as_mut_ptr()) }
+}
+
+/// `change_endianness_utf16` into `d`.
+pub fn change_endianness_utf16(s: &[u16], d: &mut [u16]) {
+    available();
+    assert!(d.len() >= s.len(), "room for every unit");
+    // SAFETY: writes `s.len()` units, which `d` has.
+    unsafe { sys::u8x_sd91_change_endianness_utf16(s.as_ptr(), s.len(), d.as_mut_ptr()) }
+}
+
+/// `count_utf16le` (input assumed valid): code points.
+pub fn count_utf16le(s: &[u16]) -> usize {
+    available();
+    // SAFETY: reads `s.len()` units.
+    unsafe { sys::u8x_sd91_count_utf16le(s.as_ptr(), s.len()) }
+}
+
+/// `utf16_length_from_utf32` (input assumed valid).
+pub fn utf16_length_from_utf32(s: &[u32]) -> usize {
+    available();
+    // SAFETY: reads `s.len()` units.
+    unsafe { sys::u8x_sd91_utf16_length_from_utf32(s.as_ptr(), s.len()) }
 }
