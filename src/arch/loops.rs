@@ -174,12 +174,19 @@ impl ConvertFns {
 /// can name (`loops::utf8_stats`, ...) and as [`Loops`] (`loops::LOOPS`).
 ///
 /// A tier with a kernel of its own for a loop names it after a `;`
-/// (`portable_loops!("..."; valid_utf16_prefix = super::path)`), and its
-/// `Loops` holds that instead.
+/// (`portable_loops!("..."; valid_utf16_prefix = super::path)`, and `;
+/// pairs = to_ucs4, to_utf16` for the UTF-16 <-> UCS-4 conversions), and
+/// its `Loops` holds that instead.
 macro_rules! portable_loops {
     (@or $default:path) => { $default as unsafe fn(&[u16], bool) -> usize };
     (@or $default:path, $own:path) => { $own };
-    ($($feature:literal)? $(; valid_utf16_prefix = $own_utf16:path)?) => {
+    (@pick $default:path) => { $default };
+    (@pick $default:path, $own:path) => { $own };
+    (
+        $($feature:literal)?
+        $(; valid_utf16_prefix = $own_utf16:path)?
+        $(; pairs = $own_to_ucs4:path, $own_to_utf16:path)?
+    ) => {
         /// The portable loops compiled for this tier (see `arch::loops`).
         pub(crate) mod loops {
             use crate::arch::loops::{ConvertFns, LoopFns, Loops};
@@ -240,6 +247,8 @@ macro_rules! portable_loops {
                 pub(super) unsafe fn ucs4_to_latin1(s: &[u32], d: &mut [u8], w: bool) -> (usize, usize) {
                     convert::ucs4_to_latin1(s, d, w)
                 }
+                // Unused by a tier with a kernel of its own for it.
+                #[allow(dead_code)]
                 $(#[target_feature(enable = $feature)])?
                 pub(super) unsafe fn utf16_to_ucs4(
                     s: &[u16],
@@ -249,6 +258,8 @@ macro_rules! portable_loops {
                 ) -> (usize, usize) {
                     convert::utf16_to_ucs4(s, d, w16, w32)
                 }
+                // Unused by a tier with a kernel of its own for it.
+                #[allow(dead_code)]
                 $(#[target_feature(enable = $feature)])?
                 pub(super) unsafe fn ucs4_to_utf16(
                     s: &[u32],
@@ -301,8 +312,12 @@ macro_rules! portable_loops {
                         latin1_to_ucs4: conv::latin1_to_ucs4,
                         utf16_to_latin1: conv::utf16_to_latin1,
                         ucs4_to_latin1: conv::ucs4_to_latin1,
-                        utf16_to_ucs4: conv::utf16_to_ucs4,
-                        ucs4_to_utf16: conv::ucs4_to_utf16,
+                        utf16_to_ucs4: crate::arch::loops::portable_loops!(
+                            @pick conv::utf16_to_ucs4 $(, $own_to_ucs4)?
+                        ),
+                        ucs4_to_utf16: crate::arch::loops::portable_loops!(
+                            @pick conv::ucs4_to_utf16 $(, $own_to_utf16)?
+                        ),
                         valid_ucs4_prefix: conv::valid_ucs4_prefix,
                         swap_utf16: conv::swap_utf16,
                         swap_utf16_in_place: conv::swap_utf16_in_place,

@@ -21,6 +21,8 @@
 //!   sizes of valid text (characters, UTF-16 units, UTF-8 bytes of UTF-16).
 //! * `validate_utf16`: UTF-16 validation by comparing the high and low
 //!   surrogates' masks (in place of the portable loop, `arch::loops`).
+//! * `utf16_ucs4`: UTF-16 <-> UCS-4 with pairs by compression (in place of
+//!   the portable loops, `arch::loops`).
 
 mod blocks;
 mod decode;
@@ -30,13 +32,15 @@ mod latin1;
 mod pair_check;
 mod pairs;
 mod sizes;
+mod utf16_ucs4;
 mod validate;
 mod validate_utf16;
 
 use crate::arch::{Kernels, Table, Tier};
 
 crate::arch::loops::portable_loops!(
-    "avx512f,avx512bw"; valid_utf16_prefix = super::validate_utf16::valid_utf16_prefix
+    "avx512f,avx512bw"; valid_utf16_prefix = super::validate_utf16::valid_utf16_prefix;
+    pairs = super::utf16_ucs4::utf16_to_ucs4, super::utf16_ucs4::ucs4_to_utf16
 );
 
 static KERNELS: Kernels = {
