@@ -12,6 +12,10 @@
 //! the input, decides), or the first item that does not fit in `dst`. It
 //! returns the units read and written. The byte orders are const
 //! parameters, so each order is its own vectorised loop.
+//!
+//! Surrogate pairs are taken a unit at a time here (UTF-16 <-> UCS-4 of
+//! emoji runs at about 3 GB/s); the AVX-512 tier has kernels of its own for
+//! those two (`arch/x86_64/avx512/utf16_ucs4.rs`, by compression).
 
 /// Units a block test covers.
 const BLOCK: usize = 64;
