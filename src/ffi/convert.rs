@@ -43,13 +43,37 @@ pub(super) const UCS4_ORDER: u32 = U8X_UCS4_LITTLE_ENDIAN | U8X_UCS4_BIG_ENDIAN;
 
 /// A `policy` and `replacement` for a Latin-1 output: `U8X_STRICT`,
 /// `U8X_REPLACE` with a byte, or `U8X_IGNORE`.
-fn latin1_policy(policy: u32, replacement: u32) -> Option<Latin1Policy> {
+pub(super) fn latin1_policy(policy: u32, replacement: u32) -> Option<Latin1Policy> {
     match (policy, u8::try_from(replacement)) {
         (0, _) => Some(Latin1Policy::Strict),
         (1, Ok(byte)) => Some(Latin1Policy::Replace(byte)),
         (5, _) => Some(Latin1Policy::Ignore),
         _ => None,
     }
+}
+
+/// The input, and the output or `None` for a size query (NULL, 0): what
+/// every conversion checks alike (`None` for bad pointers). `per_unit` is
+/// the most output units one input unit gives.
+///
+/// # Safety
+/// `src` must point to `src_len` readable units and `dst` to `dst_cap`
+/// writable ones (each may be NULL when its length is 0).
+unsafe fn buffers<'a, S, T>(
+    src: *const S,
+    src_len: usize,
+    dst: *mut T,
+    dst_cap: usize,
+    per_unit: usize,
+) -> Option<(&'a [S], Option<&'a mut [T]>)> {
+    // SAFETY: the caller's promise about `src` is `input`'s precondition.
+    let src = unsafe { input(src, src_len) }?;
+    let most = src.len().saturating_mul(per_unit);
+    // SAFETY: the caller promises `dst_cap` writable units at `dst`.
+    Some(match unsafe { output(dst, dst_cap, most, src) }? {
+        Output::Buffer(d) => (src, Some(d)),
+        Output::Measure => (src, None),
+    })
 }
 
 /// Converts Latin-1 (ISO-8859-1) bytes to UTF-16 units: every byte is the
@@ -85,16 +109,11 @@ pub unsafe extern "C" fn u8x_convert_latin1_to_utf16(
     let Some((_, utf16, _)) = order_flags(flags, UTF16_ORDER) else {
         return u8x_result::BAD_ARGUMENT;
     };
-    // SAFETY: the caller's promise about `src` is `input`'s precondition.
-    let Some(src) = (unsafe { input(src, src_len) }) else {
+    // SAFETY: the caller's promises are `buffers`' preconditions.
+    let Some((src, dst)) = (unsafe { buffers(src, src_len, dst, dst_cap, 1) }) else {
         return u8x_result::BAD_ARGUMENT;
     };
-    // SAFETY: the caller promises `dst_cap` writable units at `dst`.
-    match unsafe { output(dst, dst_cap, src.len(), src) } {
-        Some(Output::Buffer(d)) => crate::convert_latin1_to_utf16(src, Some(d), utf16).into(),
-        Some(Output::Measure) => crate::convert_latin1_to_utf16(src, None, utf16).into(),
-        None => u8x_result::BAD_ARGUMENT,
-    }
+    crate::convert_latin1_to_utf16(src, dst, utf16).into()
 }
 
 /// Converts Latin-1 bytes to UCS-4 (UTF-32) units, every byte the
@@ -117,16 +136,11 @@ pub unsafe extern "C" fn u8x_convert_latin1_to_ucs4(
     let Some((_, _, ucs4)) = order_flags(flags, UCS4_ORDER) else {
         return u8x_result::BAD_ARGUMENT;
     };
-    // SAFETY: the caller's promise about `src` is `input`'s precondition.
-    let Some(src) = (unsafe { input(src, src_len) }) else {
+    // SAFETY: the caller's promises are `buffers`' preconditions.
+    let Some((src, dst)) = (unsafe { buffers(src, src_len, dst, dst_cap, 1) }) else {
         return u8x_result::BAD_ARGUMENT;
     };
-    // SAFETY: the caller promises `dst_cap` writable units at `dst`.
-    match unsafe { output(dst, dst_cap, src.len(), src) } {
-        Some(Output::Buffer(d)) => crate::convert_latin1_to_ucs4(src, Some(d), ucs4).into(),
-        Some(Output::Measure) => crate::convert_latin1_to_ucs4(src, None, ucs4).into(),
-        None => u8x_result::BAD_ARGUMENT,
-    }
+    crate::convert_latin1_to_ucs4(src, dst, ucs4).into()
 }
 
 /// Converts UTF-16 units to Latin-1 bytes, one a character (can this
@@ -167,15 +181,9 @@ pub unsafe extern "C" fn u8x_convert_utf16_to_latin1(
     ) else {
         return u8x_result::BAD_ARGUMENT;
     };
-    // SAFETY: the caller's promise about `src` is `input`'s precondition.
-    let Some(src) = (unsafe { input(src, src_len) }) else {
+    // SAFETY: the caller's promises are `buffers`' preconditions.
+    let Some((src, dst)) = (unsafe { buffers(src, src_len, dst, dst_cap, 1) }) else {
         return u8x_result::BAD_ARGUMENT;
-    };
-    // SAFETY: the caller promises `dst_cap` writable bytes at `dst`.
-    let dst = match unsafe { output(dst, dst_cap, src.len(), src) } {
-        Some(Output::Buffer(d)) => Some(d),
-        Some(Output::Measure) => None,
-        None => return u8x_result::BAD_ARGUMENT,
     };
     crate::convert_utf16_to_latin1(src, dst, policy, utf16, more).into()
 }
@@ -206,15 +214,9 @@ pub unsafe extern "C" fn u8x_convert_ucs4_to_latin1(
     ) else {
         return u8x_result::BAD_ARGUMENT;
     };
-    // SAFETY: the caller's promise about `src` is `input`'s precondition.
-    let Some(src) = (unsafe { input(src, src_len) }) else {
+    // SAFETY: the caller's promises are `buffers`' preconditions.
+    let Some((src, dst)) = (unsafe { buffers(src, src_len, dst, dst_cap, 1) }) else {
         return u8x_result::BAD_ARGUMENT;
-    };
-    // SAFETY: the caller promises `dst_cap` writable bytes at `dst`.
-    let dst = match unsafe { output(dst, dst_cap, src.len(), src) } {
-        Some(Output::Buffer(d)) => Some(d),
-        Some(Output::Measure) => None,
-        None => return u8x_result::BAD_ARGUMENT,
     };
     crate::convert_ucs4_to_latin1(src, dst, policy, ucs4).into()
 }
@@ -259,15 +261,9 @@ pub unsafe extern "C" fn u8x_convert_utf16_to_ucs4(
     else {
         return u8x_result::BAD_ARGUMENT;
     };
-    // SAFETY: the caller's promise about `src` is `input`'s precondition.
-    let Some(src) = (unsafe { input(src, src_len) }) else {
+    // SAFETY: the caller's promises are `buffers`' preconditions.
+    let Some((src, dst)) = (unsafe { buffers(src, src_len, dst, dst_cap, 1) }) else {
         return u8x_result::BAD_ARGUMENT;
-    };
-    // SAFETY: the caller promises `dst_cap` writable units at `dst`.
-    let dst = match unsafe { output(dst, dst_cap, src.len(), src) } {
-        Some(Output::Buffer(d)) => Some(d),
-        Some(Output::Measure) => None,
-        None => return u8x_result::BAD_ARGUMENT,
     };
     crate::convert_utf16_to_ucs4(src, dst, policy, (utf16, ucs4), more).into()
 }
@@ -312,16 +308,9 @@ pub unsafe extern "C" fn u8x_convert_ucs4_to_utf16(
     else {
         return u8x_result::BAD_ARGUMENT;
     };
-    // SAFETY: the caller's promise about `src` is `input`'s precondition.
-    let Some(src) = (unsafe { input(src, src_len) }) else {
+    // SAFETY: the caller's promises are `buffers`' preconditions.
+    let Some((src, dst)) = (unsafe { buffers(src, src_len, dst, dst_cap, 2) }) else {
         return u8x_result::BAD_ARGUMENT;
-    };
-    let most = src.len().saturating_mul(2);
-    // SAFETY: the caller promises `dst_cap` writable units at `dst`.
-    let dst = match unsafe { output(dst, dst_cap, most, src) } {
-        Some(Output::Buffer(d)) => Some(d),
-        Some(Output::Measure) => None,
-        None => return u8x_result::BAD_ARGUMENT,
     };
     crate::convert_ucs4_to_utf16(src, dst, policy, (ucs4, utf16), more).into()
 }

@@ -3,11 +3,12 @@
 
 use super::buffers::{input, output, Output};
 use super::codec::{bytes_per_code_point, decode_policy_in, encode_policy_in, utf8_flags};
+use super::convert::latin1_policy;
 use super::types::{
-    skip_bom, u8x_classification, u8x_result, u8x_width, U8X_BAD_SIZE, U8X_BIG_ENDIAN,
-    U8X_LITTLE_ENDIAN, U8X_MORE_INPUT, U8X_SKIP_BOM,
+    skip_bom, u8x_classification, u8x_result, U8X_BAD_SIZE, U8X_BIG_ENDIAN, U8X_LITTLE_ENDIAN,
+    U8X_MORE_INPUT, U8X_SKIP_BOM,
 };
-use crate::{ByteOrder, Latin1Policy, Width};
+use crate::ByteOrder;
 
 /// `U8X_MORE_INPUT` and at most one byte-order flag.
 fn utf16_flags(flags: u32) -> Option<(bool, ByteOrder)> {
@@ -195,13 +196,8 @@ pub unsafe extern "C" fn u8x_decode_latin1(
     replacement: u32,
     flags: u32,
 ) -> u8x_result {
-    let policy = match (policy, u8::try_from(replacement)) {
-        (0, _) => Some(Latin1Policy::Strict),
-        (1, Ok(byte)) => Some(Latin1Policy::Replace(byte)),
-        (5, _) => Some(Latin1Policy::Ignore),
-        _ => None,
-    };
-    let (Some(policy), Some((more, bom))) = (policy, utf8_flags(flags)) else {
+    let (Some(policy), Some((more, bom))) = (latin1_policy(policy, replacement), utf8_flags(flags))
+    else {
         return u8x_result::BAD_ARGUMENT;
     };
     // SAFETY: the caller's promise about `src` is `input`'s precondition.
@@ -290,12 +286,7 @@ pub unsafe extern "C" fn u8x_classify(
     };
     let (src, skipped) = skip_bom(src, bom);
     let c = crate::classify(src, more);
-    let width = match c.width {
-        Width::Ascii => u8x_width::U8X_WIDTH_ASCII,
-        Width::Latin1 => u8x_width::U8X_WIDTH_LATIN1,
-        Width::Bmp => u8x_width::U8X_WIDTH_BMP,
-        Width::Supplementary => u8x_width::U8X_WIDTH_SUPPLEMENTARY,
-    };
+    let width = c.width.into();
     // SAFETY: non-NULL and aligned; the caller promises it is writable.
     unsafe {
         info.write(u8x_classification {

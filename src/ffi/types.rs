@@ -389,3 +389,14 @@ const _: () = {
     assert!(offset_of!(u8x_classification, utf16_units) == 2 * W);
     assert!(size_of::<u8x_classification>() == 3 * W);
 };
+
+impl From<crate::Width> for u8x_width {
+    fn from(w: crate::Width) -> Self {
+        match w {
+            crate::Width::Ascii => u8x_width::U8X_WIDTH_ASCII,
+            crate::Width::Latin1 => u8x_width::U8X_WIDTH_LATIN1,
+            crate::Width::Bmp => u8x_width::U8X_WIDTH_BMP,
+            crate::Width::Supplementary => u8x_width::U8X_WIDTH_SUPPLEMENTARY,
+        }
+    }
+}

@@ -4,8 +4,8 @@
 
 use super::buffers::{in_place, input, output, Output};
 use super::convert::{order_flags, UCS4_ORDER, UTF16_ORDER};
-use super::types::{u8x_classification, u8x_result, u8x_width, U8X_BAD_SIZE, U8X_MORE_INPUT};
-use crate::{Detection, Width};
+use super::types::{u8x_classification, u8x_result, U8X_BAD_SIZE, U8X_MORE_INPUT};
+use crate::Detection;
 
 /// Flag bit of `u8x_detection`: valid UTF-8.
 pub const U8X_ENCODING_UTF8: u32 = 1;
@@ -98,12 +98,7 @@ pub unsafe extern "C" fn u8x_classify_utf16(
         return u8x_result::BAD_ARGUMENT;
     };
     let c = crate::classify_utf16(src, order, more);
-    let width = match c.width {
-        Width::Ascii => u8x_width::U8X_WIDTH_ASCII,
-        Width::Latin1 => u8x_width::U8X_WIDTH_LATIN1,
-        Width::Bmp => u8x_width::U8X_WIDTH_BMP,
-        Width::Supplementary => u8x_width::U8X_WIDTH_SUPPLEMENTARY,
-    };
+    let width = c.width.into();
     // SAFETY: non-NULL and aligned; the caller promises it is writable.
     unsafe {
         info.write(u8x_classification {

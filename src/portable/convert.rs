@@ -81,56 +81,80 @@ pub(crate) fn latin1_to_ucs4(src: &[u8], dst: &mut [u32], swap: bool) -> (usize,
     by_order!(each(src, dst; swap))
 }
 
+/// A UTF-16 or UCS-4 unit, for the loops written over both.
+trait Unit: Copy + core::ops::BitOr<Output = Self> + Into<u32> {
+    const ZERO: Self;
+    fn swapped(self) -> Self;
+    /// The unit's low byte (its value when it is at most 0xFF).
+    fn low_byte(self) -> u8;
+}
+
+impl Unit for u16 {
+    const ZERO: u16 = 0;
+    #[inline(always)]
+    fn swapped(self) -> u16 {
+        self.swap_bytes()
+    }
+    #[inline(always)]
+    fn low_byte(self) -> u8 {
+        self as u8
+    }
+}
+
+impl Unit for u32 {
+    const ZERO: u32 = 0;
+    #[inline(always)]
+    fn swapped(self) -> u32 {
+        self.swap_bytes()
+    }
+    #[inline(always)]
+    fn low_byte(self) -> u8 {
+        self as u8
+    }
+}
+
+/// UTF-16 or UCS-4 to Latin-1: the units up to the first above 0xFF, a
+/// block's OR tested before its copy.
+#[inline(always)]
+fn narrow_to_latin1<const SWAP: bool, T: Unit>(src: &[T], dst: &mut [u8]) -> (usize, usize) {
+    let get = |u: T| if SWAP { u.swapped() } else { u };
+    let n = src.len().min(dst.len());
+    let (src, dst) = (&src[..n], &mut dst[..n]);
+    let mut i = 0;
+    for (s, d) in src.chunks_exact(BLOCK).zip(dst.chunks_exact_mut(BLOCK)) {
+        if s.iter().fold(T::ZERO, |acc, &u| acc | get(u)).into() > 0xFF {
+            break;
+        }
+        for (d, &u) in d.iter_mut().zip(s) {
+            *d = get(u).low_byte();
+        }
+        i += BLOCK;
+    }
+    while i < n && get(src[i]).into() <= 0xFF {
+        dst[i] = get(src[i]).low_byte();
+        i += 1;
+    }
+    (i, i)
+}
+
 /// UTF-16 to Latin-1: the units up to the first above 0xFF.
 #[inline(always)]
 pub(crate) fn utf16_to_latin1(src: &[u16], dst: &mut [u8], swap: bool) -> (usize, usize) {
-    #[inline(always)]
-    fn each<const SWAP: bool>(src: &[u16], dst: &mut [u8]) -> (usize, usize) {
-        let n = src.len().min(dst.len());
-        let (src, dst) = (&src[..n], &mut dst[..n]);
-        let mut i = 0;
-        for (s, d) in src.chunks_exact(BLOCK).zip(dst.chunks_exact_mut(BLOCK)) {
-            if s.iter().fold(0, |acc, &u| acc | get16::<SWAP>(u)) > 0xFF {
-                break;
-            }
-            for (d, &u) in d.iter_mut().zip(s) {
-                *d = get16::<SWAP>(u) as u8;
-            }
-            i += BLOCK;
-        }
-        while i < n && get16::<SWAP>(src[i]) <= 0xFF {
-            dst[i] = get16::<SWAP>(src[i]) as u8;
-            i += 1;
-        }
-        (i, i)
+    if swap {
+        narrow_to_latin1::<true, _>(src, dst)
+    } else {
+        narrow_to_latin1::<false, _>(src, dst)
     }
-    by_order!(each(src, dst; swap))
 }
 
 /// UCS-4 to Latin-1: the units up to the first above 0xFF.
 #[inline(always)]
 pub(crate) fn ucs4_to_latin1(src: &[u32], dst: &mut [u8], swap: bool) -> (usize, usize) {
-    #[inline(always)]
-    fn each<const SWAP: bool>(src: &[u32], dst: &mut [u8]) -> (usize, usize) {
-        let n = src.len().min(dst.len());
-        let (src, dst) = (&src[..n], &mut dst[..n]);
-        let mut i = 0;
-        for (s, d) in src.chunks_exact(BLOCK).zip(dst.chunks_exact_mut(BLOCK)) {
-            if s.iter().fold(0, |acc, &v| acc | get32::<SWAP>(v)) > 0xFF {
-                break;
-            }
-            for (d, &v) in d.iter_mut().zip(s) {
-                *d = get32::<SWAP>(v) as u8;
-            }
-            i += BLOCK;
-        }
-        while i < n && get32::<SWAP>(src[i]) <= 0xFF {
-            dst[i] = get32::<SWAP>(src[i]) as u8;
-            i += 1;
-        }
-        (i, i)
+    if swap {
+        narrow_to_latin1::<true, _>(src, dst)
+    } else {
+        narrow_to_latin1::<false, _>(src, dst)
     }
-    by_order!(each(src, dst; swap))
 }
 
 /// Whether some unit of `units` is a surrogate.
