@@ -325,6 +325,12 @@ pub fn to_well_formed_utf16_into(
     Engine::best().to_well_formed_utf16_into(src, dst, replacement, order, more_input)
 }
 
+/// What [`to_well_formed_utf16`] would do, changing nothing: `handled` is
+/// how many units it would replace.
+pub fn to_well_formed_utf16_len(src: &[u16], order: ByteOrder, more_input: bool) -> Progress {
+    Engine::best().to_well_formed_utf16_len(src, order, more_input)
+}
+
 /// UTF-16 units with their bytes swapped (little-endian to big-endian or
 /// back), from `src` into `dst`, as many as fit.
 pub fn swap_utf16(src: &[u16], dst: &mut [u16]) -> Progress {

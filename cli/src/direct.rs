@@ -64,39 +64,57 @@ impl Buffers {
         done: usize,
         more: bool,
     ) -> (Step, &[u8]) {
-        let (b, s16, s32) = (
-            &bytes[done..],
-            &self.in16[done.min(self.in16.len())..],
-            &self.in32[done.min(self.in32.len())..],
-        );
+        // `done` counts units of the input form; each arm slices its own.
         match (from, to) {
             (EncodeFrom::Latin1, DecodeTo::Utf16(f, _)) => {
-                let p = u8x::convert_latin1_to_utf16(b, Some(&mut self.out16), order(f));
+                let p =
+                    u8x::convert_latin1_to_utf16(&bytes[done..], Some(&mut self.out16), order(f));
                 (p, bytes_of(&self.out16[..p.written]))
             }
             (EncodeFrom::Latin1, DecodeTo::Utf32(f, _)) => {
-                let p = u8x::convert_latin1_to_ucs4(b, Some(&mut self.out32), order(f));
+                let p =
+                    u8x::convert_latin1_to_ucs4(&bytes[done..], Some(&mut self.out32), order(f));
                 (p, bytes_of(&self.out32[..p.written]))
             }
             (EncodeFrom::Utf16(f, _), DecodeTo::Latin1(policy)) => {
-                let p =
-                    u8x::convert_utf16_to_latin1(s16, Some(&mut self.out8), policy, order(f), more);
+                let p = u8x::convert_utf16_to_latin1(
+                    &self.in16[done..],
+                    Some(&mut self.out8),
+                    policy,
+                    order(f),
+                    more,
+                );
                 (p, &self.out8[..p.written])
             }
             (EncodeFrom::Utf32(f, _), DecodeTo::Latin1(policy)) => {
-                let p = u8x::convert_ucs4_to_latin1(s32, Some(&mut self.out8), policy, order(f));
+                let p = u8x::convert_ucs4_to_latin1(
+                    &self.in32[done..],
+                    Some(&mut self.out8),
+                    policy,
+                    order(f),
+                );
                 (p, &self.out8[..p.written])
             }
             (EncodeFrom::Utf16(f, policy), DecodeTo::Utf32(t, _)) => {
                 let orders = (order(f), order(t));
-                let p =
-                    u8x::convert_utf16_to_ucs4(s16, Some(&mut self.out32), policy, orders, more);
+                let p = u8x::convert_utf16_to_ucs4(
+                    &self.in16[done..],
+                    Some(&mut self.out32),
+                    policy,
+                    orders,
+                    more,
+                );
                 (p, bytes_of(&self.out32[..p.written]))
             }
             (EncodeFrom::Utf32(f, policy), DecodeTo::Utf16(t, _)) => {
                 let orders = (order(f), order(t));
-                let p =
-                    u8x::convert_ucs4_to_utf16(s32, Some(&mut self.out16), policy, orders, more);
+                let p = u8x::convert_ucs4_to_utf16(
+                    &self.in32[done..],
+                    Some(&mut self.out16),
+                    policy,
+                    orders,
+                    more,
+                );
                 (p, bytes_of(&self.out16[..p.written]))
             }
             _ => unreachable!("not a direct conversion (see `applies`)"),

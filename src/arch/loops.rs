@@ -178,8 +178,6 @@ impl ConvertFns {
 /// pairs = to_ucs4, to_utf16` for the UTF-16 <-> UCS-4 conversions), and
 /// its `Loops` holds that instead.
 macro_rules! portable_loops {
-    (@or $default:path) => { $default as unsafe fn(&[u16], bool) -> usize };
-    (@or $default:path, $own:path) => { $own };
     (@pick $default:path) => { $default };
     (@pick $default:path, $own:path) => { $own };
     (
@@ -328,7 +326,7 @@ macro_rules! portable_loops {
                         ascii_prefix: conv::ascii_prefix,
                     },
                     valid_utf16_prefix: crate::arch::loops::portable_loops!(
-                        @or valid_utf16_prefix $(, $own_utf16)?
+                        @pick self::valid_utf16_prefix $(, $own_utf16)?
                     ),
                 };
                 // SAFETY: plain Rust over safe arguments, compiled for this

@@ -32,13 +32,15 @@ fn route<R: Reader, W: Writer>(
     let (mut read, mut written, mut handled) = (0, 0, 0);
     let measuring = dst.is_none();
     let dst = dst.unwrap_or(&mut []);
+    // Filled once, when measuring, not once a chunk.
+    let mut scratch = measuring.then(|| [W::Unit::default(); SCRATCH]);
     loop {
-        if measuring {
+        if let Some(scratch) = scratch.as_mut() {
             // At most two output units an input unit (UCS-4 to UTF-16), so
             // a chunk never runs out of room: a loop stops before the
             // chunk's end only at a unit it cannot take.
             let end = src.len().min(read + SCRATCH / 2);
-            let (r, n) = fast(&src[read..end], &mut [W::Unit::default(); SCRATCH]);
+            let (r, n) = fast(&src[read..end], scratch);
             (read, written) = (read + r, written + n);
             if read == end && end < src.len() {
                 continue;

@@ -165,12 +165,10 @@ pub unsafe extern "C" fn u8x_to_well_formed_utf16(
     };
     // SAFETY: the caller promises `dst_cap` writable units at `dst`.
     match unsafe { output(dst, dst_cap, src.len(), src) } {
-        Some(Output::Buffer(d)) => crate::Engine::best()
-            .to_well_formed_utf16_into(src, d, replacement, order, more)
-            .into(),
-        Some(Output::Measure) => crate::Engine::best()
-            .to_well_formed_utf16_len(src, order, more)
-            .into(),
+        Some(Output::Buffer(d)) => {
+            crate::to_well_formed_utf16_into(src, d, replacement, order, more).into()
+        }
+        Some(Output::Measure) => crate::to_well_formed_utf16_len(src, order, more).into(),
         None => u8x_result::BAD_ARGUMENT,
     }
 }
