@@ -601,12 +601,16 @@ fn two_byte_text_with_one_fault_validates_and_counts_alike() {
     // certify with a cheaper test than the general check, with one fault
     // (or one valid longer character, which that test must hand back)
     // anywhere past the first few hundred bytes. Several texts, so that
-    // the bytes where a tier enters that test differ.
+    // the bytes where a tier enters that test differ: dense ones (30%
+    // ASCII, Cyrillic-like) and, from seed 15, sparse ones (97% ASCII, a
+    // lead never after a continuation), where a test that took any byte
+    // from 80 up for a lead would pass `C2 80 80`.
     let text = |seed: u64| {
         let mut rng = Rng::new(seed);
         let mut base = Vec::new();
+        let ascii = if seed >= 15 { 97 } else { 30 };
         while base.len() < 6000 {
-            let c = if rng.below(10) < 3 {
+            let c = if rng.below(100) < ascii {
                 u32::from(b' ') + rng.below(0x5F) as u32
             } else {
                 0x80 + rng.below(0x780) as u32
@@ -631,16 +635,24 @@ fn two_byte_text_with_one_fault_validates_and_counts_alike() {
     let reference = scalar();
     for engine in fast_tiers() {
         let mut checked = 0;
-        for seed in 11..15 {
+        for seed in 11..17 {
             let base = text(seed);
             for at in 400..5900 {
                 // Every position for a stray continuation (the first
                 // text: for a lead without one too); every 37th for the
-                // rest.
+                // rest; and a lead, good or overlong, in the last byte of
+                // every 32 (the byte before a block, a group or a pair
+                // test's run, whose continuation starts the next).
                 let every = at % 37 == 0;
+                let edge = (at + 1) % 32 == 0;
                 let mut inputs: Vec<Vec<u8>> = replacements
                     .iter()
-                    .filter(|&&r| every || r == 0x80 || (seed == 11 && [0xC3, b'a'].contains(&r)))
+                    .filter(|&&r| {
+                        every
+                            || r == 0x80
+                            || (seed == 11 && [0xC3, b'a'].contains(&r))
+                            || (edge && [0xC0, 0xC1, 0xC2, 0xDF].contains(&r))
+                    })
                     .map(|&r| {
                         let mut src = base.clone();
                         src[at] = r;
@@ -671,6 +683,12 @@ fn two_byte_text_with_one_fault_validates_and_counts_alike() {
                         engine.count(src, Policy::Strict, false),
                         reference.count(src, Policy::Strict, false),
                         "{engine:?} count, text {seed}, fault at {at}"
+                    );
+                    // Classification counts inside the pair test as well.
+                    assert_eq!(
+                        engine.classify(src, false),
+                        reference.classify(src, false),
+                        "{engine:?} classify, text {seed}, fault at {at}"
                     );
                     checked += 1;
                 }

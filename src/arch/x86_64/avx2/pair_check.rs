@@ -95,6 +95,12 @@ pub(super) unsafe fn pairs_run<const COUNT: bool, const STOPS: u8>(
         chars: 0,
         max: _mm256_setzero_si256(),
     };
+    // The byte before the run is the last of `prev`, which the general
+    // check passed without its next byte: a C0 or C1 there (an overlong
+    // lead, flagged only at the byte after it) is left to that check.
+    if i > 0 && src.get(i - 1).is_some_and(|&b| b & 0xFE == 0xC0) {
+        return (i, prev, counts);
+    }
     while len - i >= 128 {
         // SAFETY: bytes i..i+128 are in bounds.
         let [a, b, c, d] =
