@@ -1,5 +1,5 @@
-//! Classification fused into validation, over 16-byte vectors (the SSE4.2
-//! and NEON tiers): the validator's groups of four 16-byte blocks, and for
+//! Classification fused into validation, over vectors of any width (the
+//! SSE4.2, NEON and AVX2 tiers): the validator's groups of four blocks, and for
 //! each group that is not all ASCII the counts classification needs, taken
 //! from values the check computes anyway ([`checked`]).
 //!
@@ -29,6 +29,7 @@
 //! of the last character begun before it; the caller counts what lies
 //! between (see `Engine::classify_kernel`).
 
+use super::pair_test::{below_e0, pairs_run};
 use super::utf8::{checked, ends_incomplete, load_four, plain, validate, NO_STOPS};
 use super::vector::Bytes;
 use crate::contract::{last_start_before, FastStop, Utf8Stats};
@@ -41,29 +42,30 @@ use crate::contract::{last_start_before, FastStop, Utf8Stats};
 #[inline(always)]
 pub(crate) unsafe fn classify<V: Bytes>(src: &[u8]) -> (FastStop, Utf8Stats, usize) {
     let len = src.len();
+    let group = 4 * V::BYTES;
     // SAFETY: the caller's promise.
     let zero = unsafe { V::splat(0) };
     let mut prev = zero;
     let mut i = 0;
     let (mut leads, mut fours, mut max) = (0usize, 0usize, zero);
-    while i + 64 <= len {
-        // SAFETY: bytes i..i+64 are in bounds; the CPU has V's set.
+    while i + group <= len {
+        // SAFETY: bytes i..i+group are in bounds; the CPU has V's set.
         let [a, b, c, d] = unsafe { load_four::<V>(src, i) };
         let top = a.max(b).max(c.max(d));
         if !top.any_high() {
             if ends_incomplete(prev) {
                 break;
             }
-            (i, prev, leads) = (i + 64, d, leads + 64);
-            // An ASCII run: 128 bytes a test, as the validator skips it.
-            while i + 128 <= len {
-                // SAFETY: bytes i..i+128 are in bounds.
-                let (x, y) = unsafe { (load_four::<V>(src, i), load_four::<V>(src, i + 64)) };
+            (i, prev, leads) = (i + group, d, leads + group);
+            // An ASCII run: two groups a test, as the validator skips it.
+            while i + 2 * group <= len {
+                // SAFETY: bytes i..i+2*group are in bounds.
+                let (x, y) = unsafe { (load_four::<V>(src, i), load_four::<V>(src, i + group)) };
                 let both = [x[0].or(y[0]), x[1].or(y[1]), x[2].or(y[2]), x[3].or(y[3])];
                 if !plain::<V, NO_STOPS>(both) {
                     break;
                 }
-                (i, prev, leads) = (i + 128, y[3], leads + 128);
+                (i, prev, leads) = (i + 2 * group, y[3], leads + 2 * group);
             }
             continue;
         }
@@ -81,10 +83,21 @@ pub(crate) unsafe fn classify<V: Bytes>(src: &[u8]) -> (FastStop, Utf8Stats, usi
             pc.continuations,
             pd.continuations,
         ];
-        leads += 64 - V::high_count4(conts) as usize;
+        leads += group - V::high_count4(conts) as usize;
         fours += V::high_count4([pa.fourths, pb.fourths, pc.fourths, pd.fourths]) as usize;
         max = max.max(top);
-        (i, prev) = (i + 64, d);
+        (i, prev) = (i + group, d);
+        // As the validator: ASCII-and-2-byte text to the pair test, which
+        // counts what it certifies.
+        if V::PAIR_TEST && i % (4 * group) == 0 && below_e0([a, b, c, d]) {
+            // SAFETY: the caller's promise.
+            let (next, last, counts) = unsafe { pairs_run::<V, true, NO_STOPS>(src, i, prev) };
+            if next > i {
+                leads += counts.chars;
+                max = max.max(counts.max);
+                (i, prev) = (next, last);
+            }
+        }
     }
     // The bytes counted (`i <= len`, so never the empty default).
     let done = src.get(..i).unwrap_or_default();

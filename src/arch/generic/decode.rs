@@ -528,6 +528,7 @@ pub(crate) unsafe fn decode_utf16<V: Lanes>(
 /// The CPU has `V`'s instruction set; `out` points to `cap` writable units.
 #[inline(always)]
 unsafe fn decode_to<V: Lanes, S: Sink<V>>(src: &[u8], out: *mut S::Unit, cap: usize) -> FastStop {
+    const { assert!(V::BYTES == 16, "written for 16-byte blocks") };
     let len = src.len();
     let (mut pos, mut written) = (0, 0);
     let mut checked = 0;

@@ -22,6 +22,7 @@ pub(crate) mod count;
 pub(crate) mod decode;
 pub(crate) mod encode_utf16;
 pub(crate) mod lanes;
+pub(crate) mod pair_test;
 pub(crate) mod simd;
 // NEON sizes UTF-16 its own way (`aarch64/neon/sizes.rs`).
 #[cfg(target_arch = "x86_64")]

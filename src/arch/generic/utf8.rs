@@ -1,5 +1,5 @@
-//! UTF-8 validation and counting over 16-byte vectors, 64 bytes a step:
-//! the algorithm of the SSE4.2 and NEON tiers, written once.
+//! UTF-8 validation and counting over vectors of any width, four blocks a
+//! step: the algorithm of the SSE4.2, NEON and AVX2 tiers, written once.
 //!
 //! Each block is checked against the three bytes before it with the
 //! Keiser-Lemire nibble lookups ("Validating UTF-8 in less than one
@@ -9,7 +9,7 @@
 //! AND of the three (or a byte 2 or 3 after a long lead is not a
 //! continuation byte). Four in-bounds blocks are checked together with one
 //! test for the lot; a group with an error is retried block by block to
-//! find the first bad byte. All-ASCII runs are skipped 128 bytes a test.
+//! find the first bad byte. All-ASCII runs are skipped eight blocks a test.
 //!
 //! CESU-8 and Modified UTF-8 decoders need the validator to stop where
 //! they read differently from RFC 3629 (`STOPS`): a 4-byte lead costs
@@ -18,7 +18,8 @@
 //! back), and 00 costs one compare of the four blocks' minimum, located
 //! exactly only after a block fails.
 
-use super::tables::{self, incomplete_limits};
+use super::pair_test::{below_e0, pairs_run};
+use super::tables;
 use super::vector::Bytes;
 use crate::contract::{count_until_error, FastStop};
 
@@ -57,6 +58,17 @@ pub(crate) struct Checked<V> {
 /// byte after each F0..FF with `STOPS` (see [`stop_at`]).
 #[inline(always)]
 pub(crate) fn checked<V: Bytes, const STOPS: u8>(input: V, prev: V) -> Checked<V> {
+    let before = [
+        input.prev::<1>(prev),
+        input.prev::<2>(prev),
+        input.prev::<3>(prev),
+    ];
+    checked_after::<V, STOPS>(input, before)
+}
+
+/// [`checked`] given the bytes 1, 2 and 3 places before each byte.
+#[inline(always)]
+fn checked_after<V: Bytes, const STOPS: u8>(input: V, [prev1, prev2, prev3]: [V; 3]) -> Checked<V> {
     // SAFETY: a `V` exists, so the CPU has its instruction set.
     let (byte_1_high, byte_1_low, byte_2_high, third_min, fourth_min, top) = unsafe {
         (
@@ -72,9 +84,6 @@ pub(crate) fn checked<V: Bytes, const STOPS: u8>(input: V, prev: V) -> Checked<V
             V::splat(0x80),
         )
     };
-    let prev1 = input.prev::<1>(prev);
-    let prev2 = input.prev::<2>(prev);
-    let prev3 = input.prev::<3>(prev);
     // Of this lookup's bits, only the continuation nibbles (8..B) have
     // TWO_CONTS, the top bit.
     let byte_2 = input.high_nibbles().lookup(byte_2_high);
@@ -97,7 +106,7 @@ pub(crate) fn checked<V: Bytes, const STOPS: u8>(input: V, prev: V) -> Checked<V
 #[inline(always)]
 pub(crate) fn ends_incomplete<V: Bytes>(block: V) -> bool {
     // SAFETY: a `V` exists, so the CPU has its instruction set.
-    let limits = unsafe { V::table(incomplete_limits()) };
+    let limits = unsafe { V::incomplete_limits() };
     !block.sub_sat(limits).is_zero()
 }
 
@@ -149,10 +158,25 @@ pub(crate) fn four_valid<V: Bytes, const STOPS: u8>(blocks: [V; 4], prev: V) -> 
 /// [`four_valid`] for blocks known not to be plain.
 #[inline(always)]
 fn mixed_valid<V: Bytes, const STOPS: u8>(blocks: [V; 4], prev: V) -> bool {
+    // (No closures on the hot paths: a closure is a function of its own,
+    // without the caller's target features, and an intrinsic it calls
+    // stays a call when it is not inlined.)
     let [a, b, c, d] = blocks;
-    let err = |x, y| checked::<V, STOPS>(x, y).errors;
-    let mut all = err(a, prev).or(err(b, a)).or(err(c, b).or(err(d, c)));
+    let ab = checked::<V, STOPS>(a, prev)
+        .errors
+        .or(checked::<V, STOPS>(b, a).errors);
+    let cd = checked::<V, STOPS>(c, b)
+        .errors
+        .or(checked::<V, STOPS>(d, c).errors);
+    all_clear::<V, STOPS>(blocks, ab.or(cd))
+}
+
+/// Whether the error bits `all` of `blocks` are clear, and with
+/// `FOURS_ZERO` the blocks hold no 00 byte.
+#[inline(always)]
+fn all_clear<V: Bytes, const STOPS: u8>(blocks: [V; 4], mut all: V) -> bool {
     if STOPS == FOURS_ZERO {
+        let [a, b, c, d] = blocks;
         // A 00 byte shows as a 0 minimum; any other byte makes no error
         // bit here, since bits only ever have to be 0.
         let low = a.min(b).min(c.min(d));
@@ -166,17 +190,19 @@ fn mixed_valid<V: Bytes, const STOPS: u8>(blocks: [V; 4], prev: V) -> bool {
 /// The four blocks at `i`.
 ///
 /// # Safety
-/// As [`Bytes::load`], and bytes `i..i+64` of `src` are in bounds.
+/// As [`Bytes::load`], and bytes `i..i + 4 * V::BYTES` of `src` are in
+/// bounds.
 #[inline(always)]
 pub(crate) unsafe fn load_four<V: Bytes>(src: &[u8], i: usize) -> [V; 4] {
+    let w = V::BYTES;
     // SAFETY: the caller's promises.
     unsafe {
         let p = src.as_ptr().add(i);
         [
             V::load(p),
-            V::load(p.add(16)),
-            V::load(p.add(32)),
-            V::load(p.add(48)),
+            V::load(p.add(w)),
+            V::load(p.add(2 * w)),
+            V::load(p.add(3 * w)),
         ]
     }
 }
@@ -193,6 +219,7 @@ pub(crate) unsafe fn validate<V: Bytes, const COUNT: bool, const STOPS: u8>(
     src: &[u8],
 ) -> FastStop {
     let len = src.len();
+    let (w, group) = (V::BYTES, 4 * V::BYTES);
     // SAFETY: the caller's promise.
     let mut prev = unsafe { V::splat(0) };
     let mut prev_leads = 0u64;
@@ -209,33 +236,39 @@ pub(crate) unsafe fn validate<V: Bytes, const COUNT: bool, const STOPS: u8>(
             (0, 0, 0)
         };
         let e = stop_at::<STOPS>(src, e);
-        count_until_error(src, e, (i, 16), counted, block_leads, prev_leads)
+        count_until_error(src, e, (i, w), counted, block_leads, prev_leads)
     };
     while i < len {
         // Whole groups of four blocks, in a loop of their own; an error in
         // a group leaves it to the block loop below.
-        while i + 64 <= len {
-            // SAFETY: bytes i..i+64 are in bounds; the CPU has V's set.
+        while i + group <= len {
+            // SAFETY: bytes i..i+group are in bounds; the CPU has V's set.
             let four = unsafe { load_four::<V>(src, i) };
             if plain::<V, STOPS>(four) {
                 if ends_incomplete(prev) {
                     break;
                 }
-                counted += 64;
-                prev_leads = V::first_bytes(16);
+                counted += group;
+                prev_leads = V::first_bytes(w);
                 prev = four[3];
-                i += 64;
-                // An ASCII run: 128 bytes a test, with no carry to check.
-                while i + 128 <= len {
-                    // SAFETY: bytes i..i+128 are in bounds.
-                    let (a, b) = unsafe { (load_four::<V>(src, i), load_four::<V>(src, i + 64)) };
-                    let both = [0, 1, 2, 3].map(|k| combine::<V, STOPS>(a[k], b[k]));
+                i += group;
+                // An ASCII run: two groups a test, with no carry to check.
+                while i + 2 * group <= len {
+                    // SAFETY: bytes i..i+2*group are in bounds.
+                    let (a, b) =
+                        unsafe { (load_four::<V>(src, i), load_four::<V>(src, i + group)) };
+                    let both = [
+                        combine::<V, STOPS>(a[0], b[0]),
+                        combine::<V, STOPS>(a[1], b[1]),
+                        combine::<V, STOPS>(a[2], b[2]),
+                        combine::<V, STOPS>(a[3], b[3]),
+                    ];
                     if !plain::<V, STOPS>(both) {
                         break;
                     }
-                    counted += 128;
+                    counted += 2 * group;
                     prev = b[3];
-                    i += 128;
+                    i += 2 * group;
                 }
                 continue;
             }
@@ -246,26 +279,47 @@ pub(crate) unsafe fn validate<V: Bytes, const COUNT: bool, const STOPS: u8>(
                 counted += V::lead_count4(four) as usize;
                 prev_leads = four[3].lead_mask();
             }
-            if V::PAIRED_GROUPS && i + 128 <= len {
-                // SAFETY: bytes i+64..i+128 are in bounds.
-                let next = unsafe { load_four::<V>(src, i + 64) };
+            if V::PAIRED_GROUPS && i + 2 * group <= len {
+                // SAFETY: bytes i+group..i+2*group are in bounds.
+                let next = unsafe { load_four::<V>(src, i + group) };
                 if mixed_valid::<V, STOPS>(next, four[3]) {
                     if COUNT {
                         counted += V::lead_count4(next) as usize;
                         prev_leads = next[3].lead_mask();
                     }
                     prev = next[3];
-                    i += 128;
+                    i += 2 * group;
                     continue;
                 }
             }
             prev = four[3];
-            i += 64;
+            i += group;
+            // Every fourth group: if this one is ASCII-and-2-byte text, the
+            // pair test may take over (cheaper; a group it rejects comes
+            // back here).
+            // (The group is loaded again rather than kept: over 32-byte
+            // vectors, on AVX2's 16 registers, keeping it spilled the CJK
+            // loop's constants.)
+            // SAFETY: bytes i-group..i are in bounds (the group just passed).
+            if V::PAIR_TEST
+                && i % (4 * group) == 0
+                && below_e0(unsafe { load_four::<V>(src, i - group) })
+            {
+                // SAFETY: the CPU has V's set.
+                let (next, last, counts) = unsafe { pairs_run::<V, COUNT, STOPS>(src, i, prev) };
+                if next > i {
+                    if COUNT {
+                        counted += counts.chars;
+                        prev_leads = counts.last_leads;
+                    }
+                    (i, prev) = (next, last);
+                }
+            }
         }
         if i >= len {
             break;
         }
-        // The group at i has an error, or fewer than 64 bytes are left:
+        // The group at i has an error, or fewer than a group's bytes are left:
         // one block at a time.
         // SAFETY: the CPU has V's set.
         let block = unsafe { V::chunk(src, i) };
@@ -276,10 +330,10 @@ pub(crate) unsafe fn validate<V: Bytes, const COUNT: bool, const STOPS: u8>(
             if ends_incomplete(prev) {
                 return stop(i, i, counted, valid, prev_leads);
             }
-            counted += (len - i).min(16);
+            counted += (len - i).min(w);
             prev_leads = valid;
             prev = block;
-            i += 16;
+            i += w;
             continue;
         }
         let leads = block.lead_mask() & valid;
@@ -291,7 +345,7 @@ pub(crate) unsafe fn validate<V: Bytes, const COUNT: bool, const STOPS: u8>(
         counted += (leads.count_ones() / V::MASK_BITS) as usize;
         prev_leads = leads;
         prev = block;
-        i += 16;
+        i += w;
     }
     if ends_incomplete(prev) {
         return stop(len, len, counted, 0, prev_leads);

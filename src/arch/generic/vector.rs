@@ -6,8 +6,15 @@
 //! values already made are safe. A tier's wrapper type keeps its vector in
 //! a private field for the same reason.
 
-/// Sixteen bytes, as one SIMD register.
+/// `BYTES` bytes, as one SIMD register: 16 (SSE4.2, NEON) or 32 (AVX2).
+/// Table lookups work within each 16-byte lane, so a 32-byte register
+/// repeats its 16-entry tables in both lanes.
 pub(crate) trait Bytes: Copy {
+    /// Bytes in a register. The validator ([`super::utf8`]) and the
+    /// classifier are written for any width; the nibble decoder
+    /// ([`super::decode`]) for 16 only, and checks it at compile time.
+    const BYTES: usize = 16;
+
     /// Bits a byte takes in the masks ([`Bytes::nonzero_mask`] and the
     /// others): 1 (`PMOVMSKB`) or 4 (NEON's narrowing shift). Byte `k`
     /// owns bits `k * MASK_BITS ..` and all of them are equal.
@@ -22,25 +29,40 @@ pub(crate) trait Bytes: Copy {
     /// `ascii+1%2B`.
     const PAIRED_GROUPS: bool = false;
 
+    /// Whether [`super::utf8::validate`] and the classifier hand runs of
+    /// ASCII-and-2-byte text to the cheaper pair test ([`super::pair_test`]).
+    const PAIR_TEST: bool = false;
+
     /// All bytes `b`.
     ///
     /// # Safety
     /// The CPU has the implementation's instruction set.
     unsafe fn splat(b: u8) -> Self;
 
-    /// The sixteen bytes at `p`.
+    /// The `BYTES` bytes at `p`.
     ///
     /// # Safety
-    /// As [`Bytes::splat`], and `p` has sixteen readable bytes.
+    /// As [`Bytes::splat`], and `p` has `BYTES` readable bytes.
     unsafe fn load(p: *const u8) -> Self;
 
-    /// A 16-entry lookup table as a vector.
+    /// A 16-entry lookup table as a vector (in each 16-byte lane).
     ///
     /// # Safety
     /// As [`Bytes::splat`].
     unsafe fn table(t: [u8; 16]) -> Self;
 
-    /// Bytes `[at, at + 16)` of `src`, zero-filled past its end (all zero
+    /// The limits past which a block's last three bytes start a sequence
+    /// the block cannot finish (`tables::incomplete_limits`), 0xFF below.
+    ///
+    /// # Safety
+    /// As [`Bytes::splat`].
+    #[inline(always)]
+    unsafe fn incomplete_limits() -> Self {
+        // SAFETY: the caller's promise.
+        unsafe { Self::table(super::tables::incomplete_limits::<16>()) }
+    }
+
+    /// Bytes `[at, at + BYTES)` of `src`, zero-filled past its end (all zero
     /// when `at >= src.len()`).
     ///
     /// # Safety
@@ -50,13 +72,17 @@ pub(crate) trait Bytes: Copy {
     fn or(self, b: Self) -> Self;
     fn and(self, b: Self) -> Self;
     fn xor(self, b: Self) -> Self;
+    /// Byte lanes: `self + b`, wrapping.
+    fn add(self, b: Self) -> Self;
+    /// `self AND NOT b`.
+    fn and_not(self, b: Self) -> Self;
     /// Each byte's high nibble, as a byte 0..16.
     fn high_nibbles(self) -> Self;
     /// Each byte's low nibble.
     fn low_nibbles(self) -> Self;
     /// `table[i]` for each byte `i` of `self` (each under 16).
     fn lookup(self, table: Self) -> Self;
-    /// The sixteen bytes ending `N` bytes before the end of `self`, the
+    /// The `BYTES` bytes ending `N` bytes before the end of `self`, the
     /// first `N` of them the last `N` of `prev` (1 <= N <= 3).
     fn prev<const N: i32>(self, prev: Self) -> Self;
     /// Unsigned saturating subtraction.
@@ -100,7 +126,7 @@ pub(crate) trait Bytes: Copy {
     /// The mask of the first `n` bytes.
     #[inline(always)]
     fn first_bytes(n: usize) -> u64 {
-        let bits = n.min(16) as u32 * Self::MASK_BITS;
+        let bits = n.min(Self::BYTES) as u32 * Self::MASK_BITS;
         if bits >= 64 {
             u64::MAX
         } else {
@@ -120,6 +146,6 @@ pub(crate) trait Bytes: Copy {
         if Self::MASK_BITS == 1 {
             return mask;
         }
-        (0..16).fold(0, |m, k| m | ((mask >> (k * Self::MASK_BITS)) & 1) << k)
+        (0..Self::BYTES as u32).fold(0, |m, k| m | ((mask >> (k * Self::MASK_BITS)) & 1) << k)
     }
 }

@@ -110,6 +110,14 @@ impl Bytes for Neon {
         Neon(unsafe { veorq_u8(self.0, b.0) })
     }
     #[inline(always)]
+    fn add(self, b: Neon) -> Neon {
+        Neon(unsafe { vaddq_u8(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn and_not(self, b: Neon) -> Neon {
+        Neon(unsafe { vbicq_u8(self.0, b.0) })
+    }
+    #[inline(always)]
     fn high_nibbles(self) -> Neon {
         Neon(unsafe { vshrq_n_u8::<4>(self.0) })
     }

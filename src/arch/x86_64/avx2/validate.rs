@@ -2,13 +2,14 @@
 //! the decoder's too (`decode`).
 //!
 //! Why this is not the shared validator (`arch::generic::utf8`, which the
-//! SSE4.2 and NEON tiers instantiate): that algorithm was run over 32-byte
-//! vectors (commit 34935b1 on branch `generic-validator`, a width-generic `Bytes`) and, on
-//! AMD Zen 4 against this kernel, validated Arabic, Hebrew and Russian at
-//! 0.52-0.53x, `ascii+1%2B` at 0.65x and CJK, Hindi, Emoji and
-//! `mixed-1234` at 0.88-0.89x (counting: 0.59-0.60x, 0.74x and 1.05-1.14x).
-//! The gap is this kernel's pair test (`pair_check`), which the shared
-//! validator lacks; it stays hand-written until the shared one has it.
+//! SSE4.2, NEON and AVX-512 tiers instantiate): over 32-byte vectors, with
+//! its pair test (branch `generic-validator`), it validated Arabic, Hebrew,
+//! Russian and `ascii+1%2B` at 1.02-1.05x of this kernel on AMD Zen 4, but
+//! CJK, Hindi, Emoji and `mixed-1234` at 0.83-0.85x (without the pair
+//! test: 2-byte scripts at 0.52x). This kernel checks two blocks a step
+//! and reads the bytes before each block from memory; the shared one
+//! checks four, which on AVX2's 16 registers spills. It stays until the
+//! shared one matches it.
 
 use core::arch::x86_64::*;
 use core::mem::transmute;

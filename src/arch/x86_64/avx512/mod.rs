@@ -25,16 +25,17 @@
 //!   the portable loops, `arch::loops`).
 
 mod blocks;
+mod classify;
 mod decode;
 mod encode_ucs4;
 mod encode_utf16;
 mod latin1;
-mod pair_check;
 mod pairs;
 mod sizes;
 mod utf16_ucs4;
 mod validate;
 mod validate_utf16;
+mod vector;
 
 use crate::arch::{Kernels, Table, Tier};
 
@@ -61,7 +62,7 @@ static KERNELS: Kernels = {
         decode_latin1: Some(latin1::decode_latin1),
         stats: sizes::stats,
         utf16_len: sizes::utf16_len,
-        classify: sizes::classify,
+        classify: classify::classify,
         utf8_len_utf16: sizes::utf8_len_of_utf16,
         encoded_len: encode_ucs4::encoded_len,
         count_leads: validate::count_leads,

@@ -1,15 +1,13 @@
 //! What a runtime asks before it allocates a string: characters, 4-byte
 //! characters (for the UTF-16 length) and the largest byte (for the widest
-//! character), by mask population counts; alone, or folded into the
-//! validation loop so that classifying costs little more than validating.
+//! character), by mask population counts, without validating
+//! (classification, which validates, is the shared classifier:
+//! `classify`); and the UTF-8 size of UTF-16, the UTF-16 size of UTF-8.
 
 use core::arch::x86_64::*;
 
-use super::validate::{
-    all_ascii, check_group, low_bits, skip_ascii_runs, validate_blocks, validate_one_block,
-    NO_STOPS,
-};
-use crate::contract::{FastStop, Utf8Stats};
+use super::validate::low_bits;
+use crate::contract::Utf8Stats;
 
 /// Running counts in byte lanes (a lane gains at most 1 a block), folded
 /// into `total` every 255 blocks, before a lane can overflow.
@@ -49,46 +47,6 @@ fn add_block(c: &mut Counters, block: __m512i, lanes: u64) {
     };
     c.max = _mm512_max_epu8(c.max, block);
     c.blocks += 1;
-    if c.blocks >= 252 {
-        fold(c);
-    }
-}
-
-/// Adds a validated group's counts. Its 4-byte leads are counted only if
-/// its largest byte says it has any.
-#[target_feature(enable = "avx512f,avx512bw")]
-#[inline]
-fn add_group(c: &mut Counters, [a, b, d3, d]: [__m512i; 4]) {
-    let head = u64::MAX;
-    let top = _mm512_max_epu8(_mm512_max_epu8(a, b), _mm512_max_epu8(d3, d));
-    c.max = _mm512_max_epu8(c.max, top);
-    let one = _mm512_set1_epi8(1);
-    let lead =
-        |v: __m512i, lanes: u64| _mm512_mask_cmpge_epi8_mask(lanes, v, _mm512_set1_epi8(-64));
-    // Two accumulators' worth of independent adds, then one sum.
-    let la = _mm512_maskz_mov_epi8(lead(a, u64::MAX), one);
-    let lb = _mm512_maskz_mov_epi8(lead(b, u64::MAX), one);
-    let lc = _mm512_maskz_mov_epi8(lead(d3, u64::MAX), one);
-    let ld = _mm512_maskz_mov_epi8(lead(d, head), one);
-    c.leads = _mm512_add_epi8(
-        c.leads,
-        _mm512_add_epi8(_mm512_add_epi8(la, lb), _mm512_add_epi8(lc, ld)),
-    );
-    if _mm512_cmpge_epu8_mask(top, _mm512_set1_epi8(0xF0u8 as i8)) != 0 {
-        let four = |v: __m512i, lanes: u64| {
-            _mm512_maskz_mov_epi8(
-                _mm512_mask_cmpge_epu8_mask(lanes, v, _mm512_set1_epi8(0xF0u8 as i8)),
-                one,
-            )
-        };
-        let f = _mm512_add_epi8(
-            _mm512_add_epi8(four(a, u64::MAX), four(b, u64::MAX)),
-            _mm512_add_epi8(four(d3, u64::MAX), four(d, head)),
-        );
-        c.fours = _mm512_add_epi8(c.fours, f);
-    }
-    // Four blocks' worth: fold before a lane can reach 256.
-    c.blocks += 4;
     if c.blocks >= 252 {
         fold(c);
     }
@@ -146,61 +104,6 @@ fn max_byte(v: __m512i) -> u8 {
     let v = _mm512_max_epu8(v, _mm512_srli_epi64::<16>(v));
     let v = _mm512_max_epu8(v, _mm512_srli_epi64::<8>(v));
     _mm512_reduce_max_epu64(_mm512_and_si512(v, _mm512_set1_epi64(0xFF))) as u8
-}
-
-/// Validates `src` as `validate::validate` does, and counts a prefix of it:
-/// the returned `usize` says how long. The same groups of four blocks, a
-/// group counted once it has validated (an ASCII group adds 256 characters
-/// and nothing else). The caller counts from there to the end of the valid
-/// prefix; in the rare case that the prefix ends before it (a sequence cut
-/// by a group's end, found invalid in the next block), the caller counts
-/// the prefix again from the start.
-///
-/// # Safety
-/// The CPU must support the enabled features.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
-pub(super) unsafe fn classify(src: &[u8]) -> (FastStop, Utf8Stats, usize) {
-    let (ptr, len) = (src.as_ptr(), src.len());
-    if len <= 64 {
-        // SAFETY: the length is checked.
-        return (
-            unsafe { validate_one_block::<NO_STOPS>(src) },
-            Utf8Stats::default(),
-            0,
-        );
-    }
-    let mut c = counters();
-    let mut prev = _mm512_setzero_si512();
-    let (mut i, mut counted_to) = (0, 0);
-    let mut ascii_group = false;
-    while len - i >= 256 {
-        if ascii_group {
-            // SAFETY: ptr points to len readable bytes.
-            (i, prev) = unsafe { skip_ascii_runs::<NO_STOPS>(ptr, i, len, prev) };
-            c.total.leads += i - counted_to;
-            counted_to = i;
-            if len - i < 256 {
-                break;
-            }
-        }
-        // SAFETY: bytes i..i+256 are in bounds.
-        let (blocks, error) = unsafe { check_group::<NO_STOPS>(ptr, i, prev) };
-        if error {
-            break;
-        }
-        ascii_group = all_ascii::<NO_STOPS>(blocks);
-        if ascii_group {
-            c.total.leads += 256;
-            counted_to = i + 256;
-        } else {
-            add_group(&mut c, blocks);
-            counted_to = i + 256;
-        }
-        (i, prev) = (i + 256, blocks[3]);
-    }
-    // SAFETY: ptr points to len readable bytes; `prev` is the block before i.
-    let stop = unsafe { validate_blocks::<NO_STOPS>(src, i, prev) };
-    (stop, finish(c), counted_to)
 }
 
 /// UTF-8 bytes for well-formed UTF-16 `src` (byte-swapped with `swap`):

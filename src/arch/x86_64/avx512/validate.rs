@@ -1,30 +1,31 @@
-//! UTF-8 validation and counting, 64 bytes a step, and the block checks
-//! the decoder shares.
+//! UTF-8 validation and counting through the shared validator
+//! (`arch::generic::utf8`, with its pair test) over 64-byte vectors, and
+//! the block checks the decoder runs itself.
 //!
-//! Validation flags, for every byte, what is wrong with it given the three
+//! The checks flag, for every byte, what is wrong with it given the three
 //! bytes before it (Keiser & Lemire, "Validating UTF-8 in less than one
 //! instruction per byte", 2021): the high and low nibble of the previous byte
 //! and the high nibble of this one each index a 16-entry table of error bits,
 //! and the three results are ANDed; a byte 2 or 3 places after a 3- or 4-byte
 //! lead must be a continuation. A non-zero result marks the first bad byte.
-//!
 //! Decoding, which uses these checks one block ahead of its output, is in
 //! `decode`.
 //!
-//! Why this is not the shared validator (`arch::generic::utf8`): over
-//! 64-byte vectors (commit 34935b1 on branch `generic-validator`) that algorithm validated
-//! and counted CJK, Hindi, Emoji and `mixed-1234` at 1.08-1.11x of this
-//! kernel on AMD Zen 4, but Arabic, Hebrew and Russian at 0.55-0.60x and
-//! `ascii+1%2B` at 0.60-0.61x: it has no pair test (`pair_check`). With
-//! one it could replace this kernel; until then this one stays.
+//! Validation, counting, the dialects' stopping validation and
+//! classification were this tier's own kernels until the shared validator
+//! had the pair test; over 64-byte vectors it then ran them at 1.07-1.12x
+//! of those kernels on every non-ASCII input of the benchmarks (AMD Zen 4;
+//! ASCII 1.00x), classification at 1.1-1.8x, and they were removed
+//! (BENCHMARKS.md, "One house").
 
 use core::arch::x86_64::*;
 
-use crate::contract::{count_until_error, restart_point, FastStop, Stops};
+use super::vector::Avx512;
+use crate::arch::generic::utf8 as generic;
+use crate::contract::{FastStop, Stops};
 
 use super::super::tables::{self, splat};
 use super::blocks::{bytes, SHIFT_1, SHIFT_2, SHIFT_3};
-use super::pair_check::{below_e0, pairs_run};
 
 const BYTE_1_HIGH: __m512i = bytes(splat(tables::BYTE_1_HIGH));
 const BYTE_1_LOW: __m512i = bytes(splat(tables::BYTE_1_LOW));
@@ -185,350 +186,41 @@ pub(super) fn stop_bytes<const STOPS: u8>(block: __m512i, live: u64) -> __m512i 
     }
 }
 
-fn stopped_at_error(src: &[u8], e: usize) -> FastStop {
-    FastStop {
-        read: restart_point(src, e),
-        written: 0,
-        flagged: Some(e.min(src.len())),
-    }
-}
-
-/// The four blocks at `i` and whether any of them has an error, given the
-/// block before them: a group of [`validate`] and [`count`]. An ASCII block
-/// only carries the previous block's incomplete end into the errors; any
-/// other block is checked; nothing branches on an error inside the group.
-/// The four blocks' ASCII tests come first, ahead of every check: tested
-/// block by block, each check waited on its branch, which cost 5% of text
-/// of 3-byte characters, and of `ascii+1%2B`, on AMD Zen 4.
-///
-/// # Safety
-/// Bytes `i..i+256` of `ptr` are readable.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-#[inline]
-pub(super) unsafe fn check_group<const STOPS: u8>(
-    ptr: *const u8,
-    i: usize,
-    prev: __m512i,
-) -> ([__m512i; 4], bool) {
-    // SAFETY: bytes i..i+256 are readable (the caller's contract).
-    let [a, b, c, d] =
-        unsafe { [0, 64, 128, 192].map(|o| _mm512_loadu_si512(ptr.add(i + o).cast())) };
-    let high = [a, b, c, d].map(|block| non_ascii(block));
-    let step = |block: __m512i, last: __m512i, high: u64| {
-        let found = if high != 0 {
-            check_block(block, last)
-        } else {
-            incomplete_end(last)
-        };
-        _mm512_or_si512(found, stop_bytes::<STOPS>(block, u64::MAX))
-    };
-    let found = [
-        step(a, prev, high[0]),
-        step(b, a, high[1]),
-        step(c, b, high[2]),
-        step(d, c, high[3]),
-    ];
-    let errors =
-        _mm512_ternarylogic_epi32::<0xFE>(found[0], found[1], _mm512_or_si512(found[2], found[3]));
-    ([a, b, c, d], flagged_bytes(errors) != 0)
-}
-
-/// Whether all four blocks are ASCII (and, with Modified UTF-8's stops,
-/// hold no 00).
-#[target_feature(enable = "avx512f,avx512bw")]
-#[inline]
-pub(super) fn all_ascii<const STOPS: u8>([a, b, c, d]: [__m512i; 4]) -> bool {
-    let ascii = non_ascii(_mm512_ternarylogic_epi32::<0xFE>(
-        a,
-        b,
-        _mm512_or_si512(c, d),
-    )) == 0;
-    if STOPS == FOURS_ZERO {
-        let low = _mm512_min_epu8(_mm512_min_epu8(a, b), _mm512_min_epu8(c, d));
-        ascii && _mm512_testn_epi8_mask(low, low) == 0
-    } else {
-        ascii
-    }
-}
-
-/// Skips 256-byte all-ASCII runs from `i` (four blocks per test). Returns
-/// where it stopped and the last block before that (`prev` if none).
-///
-/// # Safety
-/// `ptr` points to `len` readable bytes.
-#[target_feature(enable = "avx512f,avx512bw")]
-#[inline]
-pub(super) unsafe fn skip_ascii_runs<const STOPS: u8>(
-    ptr: *const u8,
-    mut i: usize,
-    len: usize,
-    mut prev: __m512i,
-) -> (usize, __m512i) {
-    while i + 256 <= len {
-        // SAFETY: bytes i..i+256 are in bounds.
-        let blocks =
-            unsafe { [0, 64, 128, 192].map(|o| _mm512_loadu_si512(ptr.add(i + o).cast())) };
-        if !all_ascii::<STOPS>(blocks) {
-            break;
-        }
-        i += 256;
-        prev = blocks[3];
-    }
-    (i, prev)
-}
-
-/// The longest valid prefix, at block granularity; see `FastStop`.
+/// The longest valid prefix, at block granularity (see `FastStop`): the
+/// shared validator (`generic::utf8`, with its pair test) over 64-byte
+/// vectors.
 ///
 /// # Safety
 /// The CPU must support the enabled features.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
 pub(super) unsafe fn validate(src: &[u8]) -> FastStop {
-    // SAFETY: the caller's promise.
-    unsafe { validate_with::<NO_STOPS>(src) }
+    // SAFETY: the caller's promise covers `Avx512`'s features.
+    unsafe { generic::validate::<Avx512, false, NO_STOPS>(src) }
 }
 
 /// [`validate`] stopping also at `stops`, which it flags as errors.
 ///
 /// # Safety
 /// The CPU must support the enabled features.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
 pub(super) unsafe fn validate_stopping(src: &[u8], stops: Stops) -> FastStop {
-    // SAFETY: the caller's promise.
+    // SAFETY: the caller's promise covers `Avx512`'s features.
     unsafe {
         match stops {
-            Stops::Fours => validate_with::<FOURS>(src),
-            Stops::FoursAndZero => validate_with::<FOURS_ZERO>(src),
+            Stops::Fours => generic::validate::<Avx512, false, FOURS>(src),
+            Stops::FoursAndZero => generic::validate::<Avx512, false, FOURS_ZERO>(src),
         }
     }
 }
 
-/// [`validate`], the bytes in `STOPS` flagged as errors are.
-///
-/// # Safety
-/// The CPU must support the enabled features.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-unsafe fn validate_with<const STOPS: u8>(src: &[u8]) -> FastStop {
-    let (ptr, len) = (src.as_ptr(), src.len());
-    if len <= 64 {
-        // SAFETY: the length is checked.
-        return unsafe { validate_one_block::<STOPS>(src) };
-    }
-    // Four blocks a test ([`check_group`]): branching per block on errors,
-    // or testing pairs of blocks for ASCII, ran text with scattered
-    // non-ASCII characters at 0.8x-0.9x simdutf on AMD Zen 5. After an
-    // all-ASCII group, a long run is skipped four blocks a test.
-    let mut prev = _mm512_setzero_si512();
-    let mut i = 0;
-    let mut ascii_group = false;
-    while len - i >= 256 {
-        if ascii_group {
-            // SAFETY: ptr points to len readable bytes.
-            (i, prev) = unsafe { skip_ascii_runs::<STOPS>(ptr, i, len, prev) };
-            if len - i < 256 {
-                break;
-            }
-        }
-        // SAFETY: bytes i..i+256 are in bounds.
-        let (blocks, error) = unsafe { check_group::<STOPS>(ptr, i, prev) };
-        if error {
-            // SAFETY: ptr points to len readable bytes; the error is in
-            // this group, so the walk stops in it. (Placing it from the
-            // group's flags instead keeps four more vectors live through
-            // the loop, which cost 10% on mostly-ASCII text.)
-            return unsafe { validate_blocks::<STOPS>(src, i, prev) };
-        }
-        ascii_group = all_ascii::<STOPS>(blocks);
-        (i, prev) = (i + 256, blocks[3]);
-        // Now and then (at every 2048th byte): if the group has 2-byte
-        // characters and none longer, the pair test may take over (a
-        // fraction of the work; a group it rejects comes back here).
-        if i % 2048 == 0 && !ascii_group && below_e0(blocks) {
-            // SAFETY: forwarded from this function's contract (the tier
-            // also requires POPCNT, which the pair test enables).
-            (i, prev, _) = unsafe { pairs_run::<false, STOPS>(src, i, prev) };
-        }
-    }
-    // SAFETY: ptr points to len readable bytes; `prev` is the block before i.
-    unsafe { validate_blocks::<STOPS>(src, i, prev) }
-}
-
-/// [`validate`] from byte `i` on, given the block before it, a block a
-/// step: the last few blocks, and a group in which an error was seen.
-///
-/// # Safety
-/// The CPU must support the enabled features; `i <= src.len()`.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-pub(super) unsafe fn validate_blocks<const STOPS: u8>(
-    src: &[u8],
-    mut i: usize,
-    mut prev: __m512i,
-) -> FastStop {
-    let (ptr, len) = (src.as_ptr(), src.len());
-    // A partial last block is zero-filled, and the zeros flag a sequence it
-    // cuts short.
-    while i < len {
-        // SAFETY: i < len.
-        let block = unsafe { load_block(ptr, i, len) };
-        let stops = stop_bytes::<STOPS>(block, low_bits(len - i));
-        let flags = flagged_bytes(_mm512_or_si512(check_block(block, prev), stops));
-        if flags != 0 {
-            return stopped_at_error(src, i + flags.trailing_zeros() as usize);
-        }
-        (i, prev) = (i + 64, block);
-    }
-    // A full final block may end inside a sequence.
-    if ends_incomplete(prev) {
-        return stopped_at_error(src, len);
-    }
-    FastStop {
-        read: len,
-        written: 0,
-        flagged: None,
-    }
-}
-
-/// [`validate`] for an input of at most 64 bytes: one block, and only the
-/// constants that block needs (a short call pays for every table it loads).
-///
-/// # Safety
-/// The CPU must support the enabled features; `src.len() <= 64`.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-#[inline(never)]
-pub(super) unsafe fn validate_one_block<const STOPS: u8>(src: &[u8]) -> FastStop {
-    let len = src.len();
-    if len == 0 {
-        return FastStop {
-            read: 0,
-            written: 0,
-            flagged: None,
-        };
-    }
-    // SAFETY: 0 < len <= 64.
-    let block = unsafe { load_block(src.as_ptr(), 0, len) };
-    let stops = stop_bytes::<STOPS>(block, low_bits(len));
-    if non_ascii(block) == 0 && flagged_bytes(stops) == 0 {
-        return FastStop {
-            read: len,
-            written: 0,
-            flagged: None,
-        };
-    }
-    let errors = check_block(block, _mm512_setzero_si512());
-    let flags = flagged_bytes(_mm512_or_si512(errors, stops));
-    if flags != 0 {
-        return stopped_at_error(src, flags.trailing_zeros() as usize);
-    }
-    // A full block may end inside a sequence (a shorter one was zero-filled,
-    // and the zeros flagged it already).
-    if len == 64 && ends_incomplete(block) {
-        return stopped_at_error(src, len);
-    }
-    FastStop {
-        read: len,
-        written: 0,
-        flagged: None,
-    }
-}
-
-/// Counts the characters of the longest valid prefix: the validation loop,
-/// adding each validated block's lead bytes.
-///
-/// A block's leads are counted once it has validated; an error flagged at
-/// `e` restarts at `q >= e - 3`, which may lie in the block before, whose
-/// leads from `q` on are then taken back.
+/// [`validate`], counting the characters of the valid prefix.
 ///
 /// # Safety
 /// The CPU must support the enabled features.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,popcnt")]
 pub(super) unsafe fn count(src: &[u8]) -> FastStop {
-    let (ptr, len) = (src.as_ptr(), src.len());
-    let mut prev = _mm512_setzero_si512();
-    let mut prev_leads = 0u64;
-    let mut counted = 0usize;
-    let mut i = 0;
-    // Groups of four blocks as in `validate`, every block's leads counted
-    // (an ASCII block's 64 bytes are all leads); a group with an error is
-    // counted again block by block below, from its start.
-    let floor = _mm512_set1_epi8(-64);
-    let mut ascii_group = false;
-    while len - i >= 256 {
-        if ascii_group {
-            // SAFETY: ptr points to len readable bytes.
-            let (next, last) = unsafe { skip_ascii_runs::<NO_STOPS>(ptr, i, len, prev) };
-            if next > i {
-                (counted, prev_leads) = (counted + (next - i), u64::MAX);
-            }
-            (i, prev) = (next, last);
-            if len - i < 256 {
-                break;
-            }
-        }
-        // SAFETY: bytes i..i+256 are in bounds.
-        let (blocks, error) = unsafe { check_group::<NO_STOPS>(ptr, i, prev) };
-        if error {
-            break;
-        }
-        ascii_group = all_ascii::<NO_STOPS>(blocks);
-        let leads = blocks.map(|block| _mm512_cmpge_epi8_mask(block, floor));
-        counted += leads.iter().map(|l| l.count_ones() as usize).sum::<usize>();
-        (i, prev, prev_leads) = (i + 256, blocks[3], leads[3]);
-        // As in `validate`: ASCII-and-pairs text goes to the pair test,
-        // which counts what it certifies (branching per group on ASCII
-        // here ran `ascii+1%2B` at a third of validation's speed on a
-        // Sapphire Rapids core).
-        if i % 2048 == 0 && !ascii_group && below_e0(blocks) {
-            // SAFETY: forwarded from this function's contract.
-            let (next, last, starts) = unsafe { pairs_run::<true, NO_STOPS>(src, i, prev) };
-            if next > i {
-                (counted, prev_leads) = (counted + starts.count, starts.last);
-            }
-            (i, prev) = (next, last);
-        }
-    }
-    let stop = |e: usize, i: usize, counted: usize, block_leads: u64, prev_leads: u64| {
-        count_until_error(src, e, (i, 64), counted, block_leads, prev_leads)
-    };
-    while i < len {
-        // SAFETY: i < len.
-        let block = unsafe { load_block(ptr, i, len) };
-        let valid = low_bits(len - i);
-        if non_ascii(block) == 0 {
-            if ends_incomplete(prev) {
-                return stop(i, i, counted, valid, prev_leads);
-            }
-            counted += (len - i).min(64);
-            prev_leads = valid;
-            // SAFETY: ptr points to len readable bytes.
-            let (next, last) = unsafe { skip_ascii_runs::<NO_STOPS>(ptr, i + 64, len, block) };
-            counted += next - (i + 64);
-            (i, prev) = (next, last);
-            continue;
-        }
-        let leads = !_mm512_cmplt_epi8_mask(block, _mm512_set1_epi8(-64)) & valid;
-        let flags = flagged_bytes(check_block(block, prev));
-        if flags != 0 {
-            return stop(
-                i + flags.trailing_zeros() as usize,
-                i,
-                counted,
-                leads,
-                prev_leads,
-            );
-        }
-        counted += leads.count_ones() as usize;
-        prev_leads = leads;
-        prev = block;
-        i += 64;
-    }
-    if ends_incomplete(prev) {
-        // Only a full final block gets here (see `validate`), so `i == len`.
-        return stop(len, len, counted, 0, prev_leads);
-    }
-    FastStop {
-        read: len,
-        written: counted,
-        flagged: None,
-    }
+    // SAFETY: the caller's promise covers `Avx512`'s features.
+    unsafe { generic::validate::<Avx512, true, NO_STOPS>(src) }
 }
 
 /// Bytes of `src` that are not continuation bytes, 256 a step.

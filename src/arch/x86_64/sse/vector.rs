@@ -55,6 +55,14 @@ impl Bytes for Sse {
         Sse(unsafe { _mm_xor_si128(self.0, b.0) })
     }
     #[inline(always)]
+    fn add(self, b: Sse) -> Sse {
+        Sse(unsafe { _mm_add_epi8(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn and_not(self, b: Sse) -> Sse {
+        Sse(unsafe { _mm_andnot_si128(b.0, self.0) })
+    }
+    #[inline(always)]
     fn high_nibbles(self) -> Sse {
         Sse(unsafe { _mm_and_si128(_mm_srli_epi16::<4>(self.0), _mm_set1_epi8(0x0F)) })
     }
