@@ -7,6 +7,8 @@
 use core::arch::x86_64::*;
 
 use super::validate::low_bits;
+use super::vector::Avx512;
+use crate::arch::generic::vector::Bytes;
 use crate::contract::Utf8Stats;
 
 /// Running counts in byte lanes (a lane gains at most 1 a block), folded
@@ -67,7 +69,9 @@ fn fold(c: &mut Counters) {
 #[inline]
 fn finish(mut c: Counters) -> Utf8Stats {
     fold(&mut c);
-    c.total.max = max_byte(c.max);
+    // An `Avx512` stands for a CPU with the tier's features, which the
+    // tier's table (this kernel's only caller) is handed out only with.
+    c.total.max = Bytes::max_byte(Avx512(c.max));
     c.total
 }
 
@@ -94,16 +98,6 @@ pub(super) unsafe fn stats(src: &[u8]) -> Utf8Stats {
         add_block(&mut c, block, lanes);
     }
     finish(c)
-}
-
-/// The largest byte of `v`.
-#[target_feature(enable = "avx512f,avx512bw")]
-#[inline]
-fn max_byte(v: __m512i) -> u8 {
-    let v = _mm512_max_epu8(v, _mm512_srli_epi64::<32>(v));
-    let v = _mm512_max_epu8(v, _mm512_srli_epi64::<16>(v));
-    let v = _mm512_max_epu8(v, _mm512_srli_epi64::<8>(v));
-    _mm512_reduce_max_epu64(_mm512_and_si512(v, _mm512_set1_epi64(0xFF))) as u8
 }
 
 /// UTF-8 bytes for well-formed UTF-16 `src` (byte-swapped with `swap`):

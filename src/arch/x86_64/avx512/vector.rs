@@ -118,15 +118,14 @@ impl Bytes for Avx512 {
     }
     #[inline(always)]
     fn max_byte(self) -> u8 {
+        // Each 64-bit lane's largest byte into its low byte, then the
+        // largest lane.
         unsafe {
             let v = self.0;
-            let m = _mm256_max_epu8(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64::<1>(v));
-            let m = _mm_max_epu8(_mm256_castsi256_si128(m), _mm256_extracti128_si256::<1>(m));
-            let m = _mm_max_epu8(m, _mm_srli_si128::<8>(m));
-            let m = _mm_max_epu8(m, _mm_srli_si128::<4>(m));
-            let m = _mm_max_epu8(m, _mm_srli_si128::<2>(m));
-            let m = _mm_max_epu8(m, _mm_srli_si128::<1>(m));
-            _mm_cvtsi128_si32(m) as u8
+            let v = _mm512_max_epu8(v, _mm512_srli_epi64::<32>(v));
+            let v = _mm512_max_epu8(v, _mm512_srli_epi64::<16>(v));
+            let v = _mm512_max_epu8(v, _mm512_srli_epi64::<8>(v));
+            _mm512_reduce_max_epu64(_mm512_and_si512(v, _mm512_set1_epi64(0xFF))) as u8
         }
     }
     #[inline(always)]
