@@ -7,37 +7,41 @@ use crate::types::{ErrorKind, Progress, Status, Utf8Error};
 
 /// Validates `src`. `read` is the length of the well-formed prefix; `written`
 /// is always 0.
+#[inline(always)] // Small, and on the path of every error the kernels meet.
 pub fn validate(src: &[u8], more_input: bool) -> Progress {
-    let mut read = 0usize;
-    let status = loop {
-        read += ascii_prefix_len(&src[read..]);
-        if read == src.len() {
-            break Status::Done;
-        }
-        match next_segment(&src[read..]) {
-            Segment::Char { len, .. } => read += len as usize,
-            Segment::Truncated { len } if more_input => break Status::Incomplete { len },
-            Segment::Truncated { len } => {
-                break Status::IllFormed(Utf8Error {
-                    valid_up_to: read,
-                    kind: ErrorKind::EndOfInput,
-                    len,
-                })
-            }
-            Segment::Invalid { kind, len } => {
-                break Status::IllFormed(Utf8Error {
-                    valid_up_to: read,
-                    kind,
-                    len,
-                })
-            }
-        }
-    };
-    Progress {
+    // (Each exit builds its `Progress` whole: a status built in the loop
+    // and moved out of it went through the stack in pieces, and reading it
+    // back stalled the path of every error the kernels meet.)
+    let stop = |status, read| Progress {
         status,
         read,
         written: 0,
         handled: 0,
+    };
+    let ill = |read, kind, len| {
+        stop(
+            Status::IllFormed(Utf8Error {
+                valid_up_to: read,
+                kind,
+                len,
+            }),
+            read,
+        )
+    };
+    let mut read = 0usize;
+    loop {
+        read += ascii_prefix_len(&src[read..]);
+        if read == src.len() {
+            return stop(Status::Done, read);
+        }
+        match next_segment(&src[read..]) {
+            Segment::Char { len, .. } => read += len as usize,
+            Segment::Truncated { len } if more_input => {
+                return stop(Status::Incomplete { len }, read)
+            }
+            Segment::Truncated { len } => return ill(read, ErrorKind::EndOfInput, len),
+            Segment::Invalid { kind, len } => return ill(read, kind, len),
+        }
     }
 }
 
