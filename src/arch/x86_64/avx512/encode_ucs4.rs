@@ -247,25 +247,19 @@ unsafe fn encode_short_pairs(a: __m512i, b: __m512i, out: *mut u8) -> usize {
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
 #[inline]
 pub(super) unsafe fn encode_short_units(units: __m512i, valid: u32, out: *mut u8) -> usize {
-    // SAFETY: the caller's promise; a masked store.
-    unsafe { encode_short_units_into::<false>(units, valid, out) }
+    let (packed, used) = short_units(units, valid);
+    let total = used.count_ones();
+    // SAFETY: `total` bytes, which the caller provides.
+    unsafe { _mm512_mask_storeu_epi8(out.cast(), low_bits(total), packed) };
+    total as usize
 }
 
-/// [`encode_short_units`]; with `WHOLE`, the packed bytes are stored as a
-/// whole vector (a plain store, cheaper than a masked one on AMD): the 64
-/// bytes from `out` are written, those past the returned count with
-/// garbage.
-///
-/// # Safety
-/// As for [`encode_short_units`]; with `WHOLE`, `out` has room for 64
-/// bytes, and the caller overwrites the garbage before it returns.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
+/// The UTF-8 of the `valid` units of `units` (each below U+0800), packed
+/// from the lowest byte, and which of the 64 bytes were used before packing
+/// (their count is the length).
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2")]
 #[inline]
-pub(super) unsafe fn encode_short_units_into<const WHOLE: bool>(
-    units: __m512i,
-    valid: u32,
-    out: *mut u8,
-) -> usize {
+pub(super) fn short_units(units: __m512i, valid: u32) -> (__m512i, u64) {
     let set1w = |v: u16| _mm512_set1_epi16(v as i16);
     let ascii = _mm512_cmplt_epu16_mask(units, set1w(0x80));
     // 110xxxxx 10xxxxxx, lead in the low byte.
@@ -280,16 +274,7 @@ pub(super) unsafe fn encode_short_units_into<const WHOLE: bool>(
     let encoded = _mm512_mask_blend_epi16(ascii, pair, units);
     let used_bytes = _mm512_mask_blend_epi16(ascii, set1w(0xFFFF), set1w(0x00FF));
     let used = _mm512_mask_test_epi8_mask(spread_words(valid), used_bytes, used_bytes);
-    let total = used.count_ones();
-    let packed = _mm512_maskz_compress_epi8(used, encoded);
-    if WHOLE {
-        // SAFETY: 64 bytes, which the caller provides.
-        unsafe { _mm512_storeu_si512(out.cast(), packed) };
-    } else {
-        // SAFETY: `total` bytes, which the caller provides.
-        unsafe { _mm512_mask_storeu_epi8(out.cast(), low_bits(total), packed) };
-    }
-    total as usize
+    (_mm512_maskz_compress_epi8(used, encoded), used)
 }
 
 /// Both byte bits of each 16-bit lane bit of `lanes` (a prefix).
