@@ -8,7 +8,20 @@
 //! CJK, Hindi, Emoji and `mixed-1234` at 0.83-0.85x (without the pair
 //! test: 2-byte scripts at 0.52x). This kernel checks two blocks a step
 //! and reads the bytes before each block from memory; the shared one
-//! checks four, which on AVX2's 16 registers spills. It stays until the
+//! checks four, which on AVX2's 16 registers spills.
+//!
+//! A second attempt (branch `generic-validator-2`) gave the shared
+//! validator this kernel's shape: groups of two blocks, the bytes before
+//! them loaded, no register for the block before (loaded again where an
+//! ASCII group or the pair test needs it), the pair test called from
+//! outside the group loop, the error found in the group's error bits. On
+//! AMD Zen 4 (best of 3-4 interleaved runs of `compare --tier avx2`) it
+//! matched this kernel on 2-byte scripts (1.00x-1.04x), `ascii+1%2B`,
+//! ASCII and locating errors (1.00x), but validated CJK, Hindi, Emoji and
+//! `mixed-1234` at 0.94x-0.97x: its loop loads two of the three lookup
+//! tables again at every step, where this one keeps all eight constants
+//! in registers (the same operations, allocated differently; reordering
+//! them moved the reloads, never removed them). It stays until the
 //! shared one matches it.
 
 use core::arch::x86_64::*;
