@@ -26,6 +26,21 @@ pub(crate) struct FastStop {
     pub flagged: Option<usize>,
 }
 
+impl FastStop {
+    /// A UTF-8 -> Latin-1 kernel's stop at an error at byte `e` (of `len`),
+    /// having read `read` and written `written`: flagged three bytes on, so
+    /// that the reference core's window takes in the whole sequence a bad
+    /// lead starts (its error kind depends on the bytes after it).
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))] // Used by the vector kernels.
+    pub(crate) fn latin1_error(read: usize, written: usize, e: usize, len: usize) -> FastStop {
+        FastStop {
+            read,
+            written,
+            flagged: Some((e + 3).min(len)),
+        }
+    }
+}
+
 /// The forms the UTF-16 encoders write, as their `MODE` const parameter:
 /// RFC 3629 UTF-8, CESU-8 (a surrogate pair as two 3-byte forms, one per
 /// unit) or Modified UTF-8 (CESU-8, and U+0000 as C0 80).

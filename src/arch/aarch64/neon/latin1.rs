@@ -343,11 +343,7 @@ pub(super) unsafe fn decode_latin1(src: &[u8], out: *mut u8, cap: usize) -> Fast
         if vmaxvq_u8(a.errors) != 0 {
             // The first bad byte is past any carried continuation (which
             // follows its lead).
-            return FastStop {
-                read: i + carry(prev),
-                written,
-                flagged: Some((i + first_set(a.errors) + 3).min(len)),
-            };
+            return FastStop::latin1_error(i + carry(prev), written, i + first_set(a.errors), len);
         }
         let keys = keys_and_counts(vmvnq_u8(a.cont), vdupq_n_u8(0));
         let byte = |k: u32| (keys >> (8 * k) & 0xFF) as usize;

@@ -221,14 +221,7 @@ pub(super) unsafe fn decode_latin1(src: &[u8], out: *mut u8, cap: usize) -> Fast
         }
         written += n;
         if let Some(e) = error {
-            // Flagged three bytes on, so that the scalar window takes in the
-            // whole sequence a bad lead starts: its error kind depends on
-            // the byte after it.
-            return FastStop {
-                read: i + limit,
-                written,
-                flagged: Some((i + e + 3).min(len)),
-            };
+            return FastStop::latin1_error(i + limit, written, i + e, len);
         }
         carry = leads >> 31;
         i += 32;
