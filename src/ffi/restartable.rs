@@ -19,12 +19,12 @@ use core::ptr::null_mut;
 use super::errno::{fail, set_errno, FAILED};
 #[cfg(windows)]
 use super::wide;
-#[cfg(windows)]
-use super::wide::pair_state::{held, join, keeping, HIGH_HELD, LOW_OWED};
 use crate::reference::encode::unit_bytes;
 use crate::reference::restartable::{Pending, Step};
 use crate::EncodePolicy;
 use libc::wchar_t;
+#[cfg(windows)]
+use pair_state::{held, join, keeping, HIGH_HELD, LOW_OWED};
 
 /// The conversion state of the restartable functions, POSIX's `mbstate_t`
 /// for u8x: the bytes of a character begun but not yet finished.
@@ -52,6 +52,55 @@ pub struct u8x_mbstate_t {
     pub count: u8,
     /// The pending bytes, first byte first, then zeros.
     pub bytes: [u8; 3],
+}
+
+/// Where `wchar_t` is UTF-16, the two states a surrogate pair adds to
+/// `u8x_mbstate_t`, marked by a `count` that no byte state has, the unit in
+/// `bytes[0]` (low byte) and `bytes[1]`, `bytes[2]` zero: `u8x_mbrtowc` has
+/// stored a high surrogate and owes the low one, or `u8x_wcrtomb` holds a
+/// high surrogate and waits for the low one.
+#[cfg(windows)]
+pub(super) mod pair_state {
+    use super::u8x_mbstate_t;
+
+    /// `u8x_mbrtowc` / `u8x_mbsrtowcs` owe this low surrogate.
+    pub const LOW_OWED: u8 = 4;
+    /// `u8x_wcrtomb` holds this high surrogate.
+    pub const HIGH_HELD: u8 = 5;
+
+    /// The unit `*ps` keeps under `mark`, if it is that state (a NULL `ps`
+    /// never is).
+    ///
+    /// # Safety
+    /// `ps` is NULL or points to a `u8x_mbstate_t`.
+    pub unsafe fn held(ps: *const u8x_mbstate_t, mark: u8) -> Option<u16> {
+        if ps.is_null() {
+            return None;
+        }
+        // SAFETY: the caller promises a state there; alignment 1, any bytes.
+        let s = unsafe { ps.read() };
+        let unit = u16::from_le_bytes([s.bytes[0], s.bytes[1]]);
+        let range = if mark == LOW_OWED {
+            0xDC00..=0xDFFF
+        } else {
+            0xD800..=0xDBFF
+        };
+        (s.count == mark && s.bytes[2] == 0 && range.contains(&unit)).then_some(unit)
+    }
+
+    /// The state keeping `unit` under `mark`.
+    pub const fn keeping(mark: u8, unit: u16) -> u8x_mbstate_t {
+        let [lo, hi] = unit.to_le_bytes();
+        u8x_mbstate_t {
+            count: mark,
+            bytes: [lo, hi, 0],
+        }
+    }
+
+    /// The scalar of a high and a low surrogate.
+    pub const fn join(high: u16, low: u16) -> u32 {
+        0x1_0000 + (((high as u32) & 0x3FF) << 10 | (low as u32) & 0x3FF)
+    }
 }
 
 /// The most bytes one character takes in UTF-8: the room `u8x_wcrtomb`

@@ -8,9 +8,9 @@ use core::slice;
 
 use super::buffers::{output_up_to, Output};
 use super::errno::fail;
-use super::restartable::{load, store, u8x_mbstate_t, INITIAL};
 #[cfg(windows)]
-use super::wide::pair_state::{held, keeping, LOW_OWED};
+use super::restartable::pair_state::{held, keeping, LOW_OWED};
+use super::restartable::{load, store, u8x_mbstate_t, INITIAL};
 use super::wide::{self, Unit};
 use crate::reference::restartable::Step;
 use crate::Status;

@@ -27,7 +27,8 @@
 //! continuation there follows a byte that is not a 2-byte lead, so the
 //! test rejects it).
 
-use super::utf8::{load_four, FOURS_ZERO};
+use super::tables::FOURS_ZERO;
+use super::vector::load_four;
 use super::vector::Bytes;
 
 /// Whether no byte of the four blocks is E0 or above (they may be

@@ -1,9 +1,17 @@
 //! The Keiser-Lemire validation tables and the code point assembly tables,
-//! shared by every vector tier (each broadcasts them to its vector width).
+//! shared by every vector tier (each broadcasts them to its vector width),
+//! and the kinds of stop the tables serve (`STOPS`).
 //!
 //! Each error bit names one way a byte pair can be wrong; a pair is
 //! ill-formed when the bit is set in all three lookups (previous byte's high
 //! nibble, its low nibble, this byte's high nibble).
+
+/// `STOPS` of the validators and decoders that stop at CESU-8's and
+/// Modified UTF-8's forms by themselves, as at errors (`Stops`): none,
+/// `Stops::Fours` ([`BYTE_1_HIGH_FOURS`]), `Stops::FoursAndZero`.
+pub(crate) const NO_STOPS: u8 = 0;
+pub(crate) const FOURS: u8 = 1;
+pub(crate) const FOURS_ZERO: u8 = 2;
 
 const TOO_SHORT: u8 = 1 << 0;
 const TOO_LONG: u8 = 1 << 1;

@@ -20,15 +20,10 @@
 
 use super::pair_test::{below_e0, pairs_run};
 use super::tables;
+pub(crate) use super::tables::{FOURS, FOURS_ZERO, NO_STOPS};
+pub(crate) use super::vector::load_four;
 use super::vector::Bytes;
 use crate::contract::{count_until_error, FastStop};
-
-/// `STOPS` of the kernels that stop at CESU-8's and Modified UTF-8's forms
-/// by themselves, as at errors (`Stops`): none, `Stops::Fours`,
-/// `Stops::FoursAndZero`.
-pub(crate) const NO_STOPS: u8 = 0;
-pub(crate) const FOURS: u8 = 1;
-pub(crate) const FOURS_ZERO: u8 = 2;
 
 /// Where a validator with `STOPS` stops, given its first flagged byte `e`:
 /// the lookups (`tables::BYTE_1_HIGH_FOURS`) flag a stop F0..FF at the byte
@@ -185,26 +180,6 @@ fn all_clear<V: Bytes, const STOPS: u8>(blocks: [V; 4], mut all: V) -> bool {
         all = all.or(one.sub_sat(low));
     }
     all.is_zero()
-}
-
-/// The four blocks at `i`.
-///
-/// # Safety
-/// As [`Bytes::load`], and bytes `i..i + 4 * V::BYTES` of `src` are in
-/// bounds.
-#[inline(always)]
-pub(crate) unsafe fn load_four<V: Bytes>(src: &[u8], i: usize) -> [V; 4] {
-    let w = V::BYTES;
-    // SAFETY: the caller's promises.
-    unsafe {
-        let p = src.as_ptr().add(i);
-        [
-            V::load(p),
-            V::load(p.add(w)),
-            V::load(p.add(2 * w)),
-            V::load(p.add(3 * w)),
-        ]
-    }
 }
 
 /// The longest valid prefix of `src` with no byte in `STOPS`, at block

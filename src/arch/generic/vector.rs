@@ -149,3 +149,23 @@ pub(crate) trait Bytes: Copy {
         (0..Self::BYTES as u32).fold(0, |m, k| m | ((mask >> (k * Self::MASK_BITS)) & 1) << k)
     }
 }
+
+/// The four blocks at byte `i` of `src`.
+///
+/// # Safety
+/// As [`Bytes::load`], and bytes `i..i + 4 * V::BYTES` of `src` are in
+/// bounds.
+#[inline(always)]
+pub(crate) unsafe fn load_four<V: Bytes>(src: &[u8], i: usize) -> [V; 4] {
+    let w = V::BYTES;
+    // SAFETY: the caller's promises.
+    unsafe {
+        let p = src.as_ptr().add(i);
+        [
+            V::load(p),
+            V::load(p.add(w)),
+            V::load(p.add(2 * w)),
+            V::load(p.add(3 * w)),
+        ]
+    }
+}
