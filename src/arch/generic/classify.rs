@@ -30,7 +30,8 @@
 //! between (see `Engine::classify_kernel`).
 
 use super::pair_test::{below_e0, pairs_run};
-use super::utf8::{checked, ends_incomplete, load_four, plain, validate, NO_STOPS};
+use super::utf8::{checked, ends_incomplete, plain, validate, NO_STOPS};
+use super::vector::load_four;
 use super::vector::Bytes;
 use crate::contract::{last_start_before, FastStop, Utf8Stats};
 

@@ -30,7 +30,8 @@
 
 use super::lanes::Lanes;
 use super::units::put16;
-use super::utf8::{checked, ends_incomplete, four_valid, load_four, plain, NO_STOPS};
+use super::utf8::{checked, ends_incomplete, four_valid, plain, NO_STOPS};
+use super::vector::load_four;
 use crate::contract::{restart_point, FastStop};
 
 /// The error bits of a block, as RFC 3629 has them.

@@ -21,7 +21,7 @@
 use super::pair_test::{below_e0, pairs_run};
 use super::tables;
 pub(crate) use super::tables::{FOURS, FOURS_ZERO, NO_STOPS};
-pub(crate) use super::vector::load_four;
+use super::vector::load_four;
 use super::vector::Bytes;
 use crate::contract::{count_until_error, FastStop};
 
